@@ -1,0 +1,62 @@
+"""The narrow seam between the protocol loop and whatever chooses moves (MCTS, the baselines).
+
+The protocol side says "here is the board and your time; give me a move"; a player never sees the protocol.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from brain.board import Board
+
+
+@dataclass
+class ThinkLimits:
+    """How long a player may think, and how it is told to stop.
+
+    Times are ``time.monotonic()`` seconds. The player returns by ``hard_deadline`` whatever happens; it may stop
+    at ``soft_deadline`` (or earlier) once its choice is settled. ``stop`` is set by YXSTOP or END: return the best
+    move so far at once.
+    """
+
+    soft_deadline: float
+    hard_deadline: float
+    max_memory: int = 0
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    @classmethod
+    def seconds(cls, soft: float, hard: float | None = None) -> "ThinkLimits":
+        """Limits that start now: stop softly after `soft` seconds, for certain after `hard` (default `soft`)."""
+        now = time.monotonic()
+        return cls(now + soft, now + (soft if hard is None else hard))
+
+    def expired(self) -> bool:
+        """Whether the player must answer now."""
+        return self.stop.is_set() or time.monotonic() >= self.hard_deadline
+
+
+@dataclass
+class MoveChoice:
+    """A chosen move and, optionally, one line about how it was found (sent as ``MESSAGE``)."""
+
+    x: int
+    y: int
+    info: str | None = None
+
+
+class Player(Protocol):
+    """Anything that picks a move for the side to move on a board."""
+
+    name: str
+
+    def warm_up(self) -> None:
+        """Compile or load whatever the player needs, so that the first move is not slowed by it."""
+
+    def new_game(self, board: Board) -> None:
+        """Forget the previous game; `board` is the new (usually empty) position."""
+
+    def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
+        """A legal move for ``board.to_move``; never changes ``board``."""

@@ -1,0 +1,225 @@
+"""The rules of Gomoku as Gomocup plays them, compiled with numba.
+
+Boards are flat int8 arrays with a frame of WALL cells (see ``brain.board``), so a scan along a line stops by itself
+at the edge and no kernel needs bounds checks. A line is walked with one of four steps: 1 (horizontal), ``stride``
+(vertical), ``stride + 1`` and ``stride - 1`` (the diagonals).
+
+Rule bits follow the protocol's ``INFO rule`` bitmask:
+  0 freestyle: five or more in a row wins;
+  1 exactly five: only exactly five wins, an overline does not;
+  4 renju: white wins with five or more, black only with exactly five; black's double three, double four and
+    overline are forbidden, unless the move makes five;
+  8 caro: a five wins only if it is not blocked at both ends by opponent stones (the board edge does not block).
+Bit 2 (continuous game) changes nothing on the board and is ignored here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from brain.jit import njit
+
+EMPTY = 0
+BLACK = 1
+WHITE = 2
+WALL = 3
+
+RULE_FREESTYLE = 0
+RULE_EXACT_FIVE = 1
+RULE_CONTINUOUS = 2
+RULE_RENJU = 4
+RULE_CARO = 8
+
+MOVE_OK = 0
+MOVE_WINS = 1
+MOVE_FORBIDDEN = 2
+
+# How deep the recursive renju three check may go before it trusts a point to be playable. Real positions need 2-3.
+FORBIDDEN_DEPTH_LIMIT = 8
+
+
+@njit(cache=True, inline="always")
+def line_step(stride: int, direction: int) -> int:
+    """The index offset of one step along direction 0..3 (horizontal, vertical, diagonal, anti-diagonal)."""
+    if direction == 0:
+        return 1
+    if direction == 1:
+        return stride
+    if direction == 2:
+        return stride + 1
+    return stride - 1
+
+
+@njit(cache=True)
+def run_bounds(cells: np.ndarray, idx: int, step: int, color: int) -> tuple[int, int]:
+    """How many `color` stones extend the run through `idx` backwards and forwards (idx itself counted as color)."""
+    back = 0
+    j = idx - step
+    while cells[j] == color:
+        back += 1
+        j -= step
+    fwd = 0
+    j = idx + step
+    while cells[j] == color:
+        fwd += 1
+        j += step
+    return back, fwd
+
+
+@njit(cache=True)
+def five_in_direction(cells: np.ndarray, idx: int, step: int, color: int, rule: int) -> bool:
+    """Whether a `color` stone at idx completes a winning row along `step` under `rule`."""
+    back, fwd = run_bounds(cells, idx, step, color)
+    length = back + fwd + 1
+    if length < 5:
+        return False
+    exact = (rule & RULE_EXACT_FIVE) != 0 or ((rule & RULE_RENJU) != 0 and color == BLACK)
+    if exact and length != 5:
+        return False
+    if (rule & RULE_CARO) != 0:
+        opponent = 3 - color
+        if cells[idx - (back + 1) * step] == opponent and cells[idx + (fwd + 1) * step] == opponent:
+            return False
+    return True
+
+
+@njit(cache=True)
+def makes_five(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) -> bool:
+    """Whether a `color` stone at idx (placed or not) makes a winning row in any direction under `rule`."""
+    for d in range(4):
+        if five_in_direction(cells, idx, line_step(stride, d), color, rule):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _black_five_points(cells: np.ndarray, idx: int, step: int, out: np.ndarray) -> int:
+    """Empty points on idx's line where black would make exactly five through the black stone at idx.
+
+    Writes their offsets (in steps from idx) into `out` and returns how many there are.
+    """
+    count = 0
+    for k in range(-4, 5):
+        if k == 0:
+            continue
+        q = idx + k * step
+        if cells[q] != EMPTY:
+            continue
+        # q and idx must be joined by black stones for the five to pass through idx.
+        joined = True
+        lo = min(k, 0) + 1
+        hi = max(k, 0)
+        for m in range(lo, hi):
+            if m != 0 and cells[idx + m * step] != BLACK:
+                joined = False
+                break
+        if not joined:
+            continue
+        back, fwd = run_bounds(cells, q, step, BLACK)
+        if back + fwd + 1 == 5:
+            out[count] = k
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _count_fours(cells: np.ndarray, idx: int, step: int, scratch: np.ndarray) -> int:
+    """How many distinct fours black's stone at idx makes along one line (a straight four counts once)."""
+    n = _black_five_points(cells, idx, step, scratch)
+    if n < 2:
+        return n
+    for a in range(n):
+        for b in range(a + 1, n):
+            if abs(scratch[a] - scratch[b]) == 5:
+                return n - 1
+    return n
+
+
+@njit(cache=True)
+def _is_straight_four(cells: np.ndarray, idx: int, step: int, scratch: np.ndarray) -> bool:
+    """Whether the black stones through idx on this line form a straight four (two five points, 5 apart)."""
+    n = _black_five_points(cells, idx, step, scratch)
+    for a in range(n):
+        for b in range(a + 1, n):
+            if abs(scratch[a] - scratch[b]) == 5:
+                return True
+    return False
+
+
+@njit(cache=True)
+def is_forbidden(cells: np.ndarray, stride: int, idx: int, depth: int = 0) -> bool:
+    """Whether a black stone at the empty point idx is a renju foul.
+
+    A move that makes exactly five is never forbidden. Otherwise an overline, two or more fours (two on one line
+    count as two) or two or more real threes are. A three is real only when one more black stone, at a point that
+    is itself not forbidden (checked recursively), turns it into a straight four.
+    """
+    if cells[idx] != EMPTY:
+        return False
+    cells[idx] = BLACK
+    forbidden = False
+    five = False
+    overline = False
+    for d in range(4):
+        back, fwd = run_bounds(cells, idx, line_step(stride, d), BLACK)
+        length = back + fwd + 1
+        if length == 5:
+            five = True
+        elif length > 5:
+            overline = True
+    if not five:
+        if overline:
+            forbidden = True
+        else:
+            scratch = np.empty(10, dtype=np.int64)
+            fours = 0
+            four_dirs = np.zeros(4, dtype=np.bool_)
+            for d in range(4):
+                f = _count_fours(cells, idx, line_step(stride, d), scratch)
+                fours += f
+                four_dirs[d] = f > 0
+            if fours >= 2:
+                forbidden = True
+            else:
+                threes = 0
+                for d in range(4):
+                    if four_dirs[d] or threes >= 2:
+                        continue
+                    step = line_step(stride, d)
+                    for k in range(-4, 5):
+                        q = idx + k * step
+                        if k == 0 or cells[q] != EMPTY:
+                            continue
+                        cells[q] = BLACK
+                        straight = _is_straight_four(cells, idx, step, scratch)
+                        cells[q] = EMPTY
+                        if not straight:
+                            continue
+                        if depth >= FORBIDDEN_DEPTH_LIMIT or not is_forbidden(cells, stride, q, depth + 1):
+                            threes += 1
+                            break
+                forbidden = threes >= 2
+    cells[idx] = EMPTY
+    return forbidden
+
+
+@njit(cache=True)
+def judge_move(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) -> int:
+    """What a `color` stone on the empty point idx does: MOVE_WINS, MOVE_FORBIDDEN (renju black foul) or MOVE_OK."""
+    if makes_five(cells, stride, idx, color, rule):
+        return MOVE_WINS
+    if (rule & RULE_RENJU) != 0 and color == BLACK and is_forbidden(cells, stride, idx, 0):
+        return MOVE_FORBIDDEN
+    return MOVE_OK
+
+
+@njit(cache=True)
+def forbidden_points(cells: np.ndarray, stride: int, rule: int) -> np.ndarray:
+    """Every empty point where black may not play under `rule` (empty unless renju)."""
+    out = np.zeros(cells.shape[0], dtype=np.bool_)
+    if (rule & RULE_RENJU) == 0:
+        return out
+    for idx in range(cells.shape[0]):
+        if cells[idx] == EMPTY and not makes_five(cells, stride, idx, BLACK, rule):
+            out[idx] = is_forbidden(cells, stride, idx, 0)
+    return out

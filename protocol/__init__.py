@@ -1,0 +1,1 @@
+"""The pbrain (Gomocup) protocol, both sides: the brain's stdin/stdout loop and the manager-side client."""

@@ -1,0 +1,1 @@
+"""The tournament runner: engines, schedules, the referee, statistics and records."""
