@@ -3,22 +3,40 @@
 numba's ``cache=True`` writes compiled code beside the source by default, which fails (at import time) when the
 package is installed in a read-only folder. We point ``NUMBA_CACHE_DIR`` at a per-user writable folder before numba
 is imported; every compiled module imports ``njit`` from here so that this always happens first.
+
+numba checks only the defining file of a cached function, not the files of the functions it calls (and inlines):
+after an edit to ``position.py``, a cached kernel of ``mcts.py`` would still run the old code (we saw it crash). So
+the folder is named after a hash of every source file of the brain: any change gives a fresh cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
+from pathlib import Path
+
+
+def source_fingerprint() -> str:
+    """A short hash of the brain package's Python sources (see the module docstring)."""
+    digest = hashlib.sha1()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def cache_dir() -> str:
-    """The writable folder for numba's compile cache: $MONTE_CACHE_DIR, else ~/.cache/monte/numba, else /tmp."""
+    """The writable folder for numba's compile cache: under $MONTE_CACHE_DIR, else ~/.cache/monte, else /tmp;
+    one subfolder per source fingerprint."""
     candidates = []
     if os.environ.get("MONTE_CACHE_DIR"):
         candidates.append(os.environ["MONTE_CACHE_DIR"])
     xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(os.path.join(xdg, "monte", "numba"))
-    candidates.append(os.path.join(tempfile.gettempdir(), f"monte-numba-{os.getuid()}"))
+    candidates.append(os.path.join(xdg, "monte"))
+    candidates.append(os.path.join(tempfile.gettempdir(), f"monte-{os.getuid()}"))
+    fingerprint = source_fingerprint()
+    candidates = [os.path.join(c, "numba-" + fingerprint) for c in candidates]
     for folder in candidates:
         try:
             os.makedirs(folder, exist_ok=True)

@@ -146,13 +146,15 @@ def _is_straight_four(cells: np.ndarray, idx: int, step: int, scratch: np.ndarra
     return False
 
 
-@njit(cache=True)
-def is_forbidden(cells: np.ndarray, stride: int, idx: int, depth: int = 0) -> bool:
+# The explicit signature is needed: numba's cache reloads a lazily typed recursive function broken, and every cached
+# caller (judge_move, ...) then segfaults in the second process that runs it. Pass depth 0 from outside.
+@njit("boolean(int8[:], int64, int64, int64)", cache=True)
+def is_forbidden(cells: np.ndarray, stride: int, idx: int, depth: int) -> bool:
     """Whether a black stone at the empty point idx is a renju foul.
 
     A move that makes exactly five is never forbidden. Otherwise an overline, two or more fours (two on one line
     count as two) or two or more real threes are. A three is real only when one more black stone, at a point that
-    is itself not forbidden (checked recursively), turns it into a straight four.
+    is itself not forbidden (checked recursively) and makes no five, turns it into a straight four.
     """
     if cells[idx] != EMPTY:
         return False
@@ -193,7 +195,9 @@ def is_forbidden(cells: np.ndarray, stride: int, idx: int, depth: int = 0) -> bo
                         cells[q] = BLACK
                         straight = _is_straight_four(cells, idx, step, scratch)
                         cells[q] = EMPTY
-                        if not straight:
+                        # RIF: the straight four must come "without at the same time a five": a point that also
+                        # makes five elsewhere does not make this a three (Piskvork's own renju check agrees).
+                        if not straight or makes_five(cells, stride, q, BLACK, RULE_RENJU):
                             continue
                         if depth >= FORBIDDEN_DEPTH_LIMIT or not is_forbidden(cells, stride, q, depth + 1):
                             threes += 1
