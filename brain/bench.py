@@ -1,0 +1,139 @@
+"""``monte bench``: search speed on fixed positions, for Monte's MCTS and for the plain-UCT baseline.
+
+Speed is measured on the compiled search kernels alone (no root VCF, no protocol), a fixed wall time per run, the
+median of several runs. The positions are move lists from Monte's own self-play, so anyone can rebuild them.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import asdict, dataclass
+
+
+from brain.board import Board
+from brain.mcts import Params, new_tree, reset_tree, search
+from brain.position import new_state
+from brain.threats import new_workspace
+from brain.uct import UctPlayer, seed_random, uct_search
+
+POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
+    "15x15 opening": (15, [(7, 7), (8, 8), (8, 6)]),
+    "15x15 middle game": (15, [
+        (7, 7), (7, 8), (5, 8), (6, 9), (5, 10), (5, 9), (6, 7), (8, 7), (4, 9), (7, 6), (6, 5), (6, 11),
+        (6, 10), (3, 10), (5, 5)]),
+    "20x20 middle game": (20, [
+        (10, 10), (10, 11), (8, 11), (9, 12), (8, 13), (8, 12), (7, 12), (6, 11), (9, 9), (6, 13), (6, 12),
+        (11, 11), (11, 8), (7, 11), (11, 9), (10, 9), (12, 8), (9, 11), (9, 13), (11, 12), (13, 8)]),
+}
+# The middle games stop where Monte's solver cannot yet prove the result in 100k iterations (a proven root ends
+# the search, and a benchmark of a finished search measures nothing).
+
+
+@dataclass
+class BenchResult:
+    """One line of the benchmark: an engine on a position."""
+
+    engine: str
+    position: str
+    iterations_per_second: float
+    runs: list[float]
+
+    def line(self) -> str:
+        """Human-readable form."""
+        runs = ", ".join(f"{r / 1000:.1f}k" for r in self.runs)
+        return f"{self.engine:5s} {self.position:18s} {self.iterations_per_second / 1000:8.1f}k it/s  (runs: {runs})"
+
+
+def board_of(name: str) -> Board:
+    """The named benchmark position."""
+    size, moves = POSITIONS[name]
+    board = Board(size)
+    for x, y in moves:
+        board.play(x, y)
+    return board
+
+
+def _timed(run_slice, seconds: float) -> float:
+    """Call run_slice() (which returns iterations done) until `seconds` pass; return iterations per second."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        done += run_slice()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> float:
+    """Monte's MCTS iterations per second from `board`, on a fresh tree."""
+    params = params or Params()
+    st = new_state(board)
+    tree = new_tree(2_000_000)
+    ws = new_workspace(st.cells.shape[0])
+    search(st, tree, board.to_move, 16, params, ws)  # compile / load
+    reset_tree(tree)
+
+    def run() -> int:
+        if tree.meta[0] > tree.move.shape[0] - 100_000:
+            reset_tree(tree)
+        return int(search(st, tree, board.to_move, 2000, params, ws))
+
+    return _timed(run, seconds)
+
+
+def uct_speed(board: Board, seconds: float) -> float:
+    """Plain UCT iterations (playouts) per second from `board`."""
+    player = UctPlayer(seed=1)
+    seed_random(1)
+    arrays = player._fresh(board, 0)
+    cells = board.cells.copy()
+    interior = player._interior(board)
+
+    def run() -> int:
+        if arrays[5][0] > arrays[0].shape[0] - 200_000:
+            player._fresh(board, 0)
+        return int(uct_search(cells, board.stride, board.rule, interior, board.to_move, *arrays, 500))
+
+    run()
+    return _timed(run, seconds)
+
+
+def run_bench(seconds: float = 2.0, repeats: int = 3) -> list[BenchResult]:
+    """Every engine on every position: median iterations/s over `repeats` runs of `seconds` each."""
+    results = []
+    for engine, measure in (("mcts", mcts_speed), ("uct", uct_speed)):
+        for name in POSITIONS:
+            board = board_of(name)
+            runs = [measure(board, seconds) for _ in range(repeats)]
+            results.append(BenchResult(engine, name, statistics.median(runs), runs))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``monte bench``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="monte bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="wall time of one run (default 2)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per line; the median is shown (default 3)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    args = parser.parse_args(argv)
+    results = run_bench(args.seconds, args.repeats)
+    ratios = {}
+    for r in results:
+        if r.engine == "mcts":
+            uct = next(u for u in results if u.engine == "uct" and u.position == r.position)
+            ratios[r.position] = r.iterations_per_second / uct.iterations_per_second
+    if args.json:
+        print(json.dumps({"results": [asdict(r) for r in results], "mcts_over_uct": ratios}, indent=2))
+    else:
+        for r in results:
+            print(r.line())
+        for name, ratio in ratios.items():
+            print(f"mcts/uct {name:18s} {ratio:5.2f}x")
+    return 0
+
+
+__all__ = ["run_bench", "main", "BenchResult", "POSITIONS", "board_of"]

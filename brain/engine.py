@@ -1,0 +1,252 @@
+"""Monte's player: the glue around the compiled search, where the clock, the memory budget and the tree live.
+
+One move goes: win at once if we can (the search's move generation sees fives and forced blocks); look for our own
+VCF and play it; give the root its children and drop every one after which the opponent wins by VCF; then MCTS in
+slices of a few milliseconds until the soft deadline (or the stop event, or a settled choice); then the move with the
+most visits unless a proof says otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from brain.board import Board
+from brain.memory import tree_capacity
+from brain.mcts import (
+    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
+    search,
+)
+from brain.player import MoveChoice, ThinkLimits
+from brain.position import State, new_state
+from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
+
+SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
+ROOT_VCF_PLIES = 40
+ROOT_VCF_NODES = 60_000
+SAFETY_VCF_PLIES = 30
+SAFETY_VCF_NODES = 6_000
+ROOT_CHILDREN = 40            # the root considers more moves than inner nodes (Params.max_children)
+REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
+
+
+@dataclass
+class SearchReport:
+    """What one move's search found (the MESSAGE line is made from it)."""
+
+    move: tuple[int, int]
+    iterations: int
+    seconds: float
+    depth: int
+    winrate: float
+    pv: list[tuple[int, int]]
+    note: str = ""
+
+    def line(self) -> str:
+        """The one-line summary strong engines print per move."""
+        speed = self.iterations / self.seconds if self.seconds > 0 else 0.0
+        pv = " ".join(f"{x},{y}" for x, y in self.pv)
+        note = f" {self.note}" if self.note else ""
+        return (f"depth {self.depth} winrate {self.winrate * 100:.1f}% iterations {self.iterations} "
+                f"speed {speed / 1000:.1f}k/s time {self.seconds * 1000:.0f}ms pv {pv}{note}")
+
+
+class MctsPlayer:
+    """Monte's main engine (``--engine mcts``)."""
+
+    name = "mcts"
+
+    def __init__(self, params: Params | None = None, seed: int | None = None) -> None:
+        self.params = params or Params()
+        self.tree: Tree | None = None
+        self._tree_board: tuple[int, int, int] | None = None
+        self._tree_history: list[int] = []
+        self._ws = new_workspace(0)
+        self._memory = -1
+
+    # --- Player protocol ------------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Call every compiled kernel once on a small position so that numba loads (or builds) them now, not
+        during the first move. Time limits cannot do this: a short limit skips the kernels it has no time for."""
+        board = Board(15)
+        for x, y in ((7, 7), (8, 8), (7, 8), (8, 7), (7, 9)):
+            board.play(x, y)
+        st = new_state(board)
+        tree = self._tree_for(board, self._memory if self._memory >= 0 else 0)
+        ws = self._workspace_for(st)
+        color = board.to_move
+        expand_root(st, tree, color, self.params, ROOT_CHILDREN, ws)
+        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws)
+        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
+        search(st, tree, color, 64, self.params, ws)
+        find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
+        board.legal_moves()
+        board.is_forbidden(0, 0)
+        self.new_game(Board(15))
+
+    def new_game(self, board: Board) -> None:
+        """Forget the tree of the previous game."""
+        self._tree_history = []
+        self._tree_board = None
+        if self.tree is not None:
+            reset_tree(self.tree)
+
+    def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
+        """Search the position and return the move (see the module docstring for the order of things)."""
+        started = time.monotonic()
+        color = board.to_move
+        st = new_state(board)
+        tree = self._tree_for(board, limits.max_memory)
+        p = self.params
+        ws = self._workspace_for(st)
+        ws.tt_keys[:] = 0
+
+        count = expand_root(st, tree, color, p, ROOT_CHILDREN, ws)
+        root = int(tree.meta[M_ROOT])
+        if count == 0:  # lost at once or the board is full: any legal move will do
+            return self._fallback(board, started, "no saving move")
+        if count == 1:
+            return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
+
+        if find_vcf(st, color, ROOT_VCF_PLIES, ROOT_VCF_NODES, ws):
+            line = self._vcf_line(board, ws.pv)
+            return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
+
+        self._filter_root(st, tree, color, limits)
+        iterations = self._run(st, tree, color, limits)
+        child = int(best_child(tree, root))
+        return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
+
+    # --- steps ----------------------------------------------------------------------------------------------
+    def _workspace_for(self, st: State) -> Workspace:
+        """The scratch arrays, sized for this board (reallocated only when the board size changes)."""
+        if self._ws.cand.shape[0] != st.cells.shape[0]:
+            self._ws = new_workspace(st.cells.shape[0])
+        return self._ws
+
+    @staticmethod
+    def _vcf_line(board: Board, pv: np.ndarray) -> list[tuple[int, int]]:
+        line = []
+        for m in pv:
+            if m < 0:
+                break
+            line.append(board.coords(int(m)))
+        return line
+
+    def _tree_for(self, board: Board, max_memory: int) -> Tree:
+        """The tree, its root moved to this position when the game went through the old tree, else cleared."""
+        if self.tree is None or max_memory != self._memory:
+            self._memory = max_memory
+            self.tree = new_tree(tree_capacity(max_memory, NODE_BYTES))
+            self._tree_history = []
+            self._tree_board = None
+        tree = self.tree
+        history = [board.index(m.x, m.y) for m in board.history]
+        shape = (board.width, board.height, board.rule)
+        old = self._tree_history
+        reused = False
+        if (self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old
+                and tree.meta[M_NEXT] < REUSE_LIMIT * tree.move.shape[0]):
+            node = int(tree.meta[M_ROOT])
+            for move in history[len(old):]:
+                node = int(find_child(tree, node, move)) if node >= 0 else -1
+                if node < 0:
+                    break
+            if node >= 0:
+                tree.meta[M_ROOT] = node
+                reused = True
+        if not reused:
+            reset_tree(tree)
+        tree.meta[M_MAXDEPTH] = 0
+        self._tree_board = shape
+        self._tree_history = history
+        return tree
+
+    def _filter_root(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> None:
+        """Mark every root move after which the opponent wins by VCF as lost, while time allows."""
+        ws = self._workspace_for(st)
+        root = int(tree.meta[M_ROOT])
+        first = int(tree.first[root])
+        budget_end = time.monotonic() + 0.3 * max(0.0, limits.soft_deadline - time.monotonic())
+        for c in range(first, first + int(tree.count[root])):
+            if tree.proven[c] != 0:
+                continue
+            if time.monotonic() > budget_end or limits.stop.is_set():
+                break
+            if opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws):
+                tree.proven[c] = 1
+
+    def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
+        """MCTS in slices until the soft deadline, a stop, a proof, or a choice that can no longer change."""
+        ws = self._workspace_for(st)
+        root = int(tree.meta[M_ROOT])
+        batch = 64
+        total = 0
+        while not limits.expired():
+            t0 = time.monotonic()
+            if t0 >= limits.soft_deadline or tree.proven[root] != 0:
+                break
+            done = int(search(st, tree, color, batch, self.params, ws))
+            total += done
+            if done < batch:
+                break
+            spent = time.monotonic() - t0
+            rate = done / spent if spent > 0 else batch * 100.0
+            batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
+            if self._settled(tree, root, rate * max(0.0, limits.soft_deadline - time.monotonic())):
+                break
+        return total
+
+    @staticmethod
+    def _settled(tree: Tree, root: int, iterations_left: float) -> bool:
+        """Whether the most-visited root move can no longer be overtaken in the time left."""
+        first = int(tree.first[root])
+        n = int(tree.count[root])
+        if n <= 1:
+            return True
+        visits = np.sort(tree.visits[first:first + n])
+        return bool(visits[-1] - visits[-2] > iterations_left)
+
+    def _report(self, board: Board, st: State, tree: Tree, started: float, iterations: int, move: int,
+                note: str, line: list[tuple[int, int]] | None = None) -> MoveChoice:
+        x, y = board.coords(move)
+        if not board.is_empty(x, y) or board.is_forbidden(x, y) and board.to_move == 1:
+            return self._fallback(board, started, f"search proposed {x},{y}")
+        root = int(tree.meta[M_ROOT])
+        pv = line or self._principal_variation(board, tree, root)
+        winrate = self._winrate(tree, root)
+        if note == "vcf":
+            winrate = 1.0
+        report = SearchReport((x, y), iterations, time.monotonic() - started, int(tree.meta[M_MAXDEPTH]),
+                              winrate, pv or [(x, y)], note)
+        return MoveChoice(x, y, report.line())
+
+    @staticmethod
+    def _winrate(tree: Tree, root: int) -> float:
+        if tree.proven[root] != 0:
+            return 1.0 if tree.proven[root] > 0 else 0.0
+        child = int(best_child(tree, root))
+        if child < 0 or tree.visits[child] == 0:
+            return 0.5
+        return float(0.5 + 0.5 * tree.wsum[child] / tree.visits[child])
+
+    @staticmethod
+    def _principal_variation(board: Board, tree: Tree, root: int, length: int = 8) -> list[tuple[int, int]]:
+        line = []
+        node = root
+        while len(line) < length and tree.first[node] >= 0:
+            node = int(best_child(tree, node))
+            if node < 0 or tree.visits[node] == 0:
+                break
+            line.append(board.coords(int(tree.move[node])))
+        return line
+
+    @staticmethod
+    def _fallback(board: Board, started: float, why: str) -> MoveChoice:
+        """Any legal move (the position is lost or the search misbehaved): never an illegal one."""
+        legal = board.legal_moves() or board.empty_cells()
+        cx, cy = board.width // 2, board.height // 2
+        x, y = min(legal, key=lambda m: (abs(m[0] - cx) + abs(m[1] - cy), m))
+        return MoveChoice(x, y, f"fallback ({why}) in {(time.monotonic() - started) * 1000:.0f}ms")

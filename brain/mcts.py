@@ -1,0 +1,315 @@
+"""Monte's search: PUCT Monte Carlo tree search with pattern priors, a tactical leaf evaluation and MCTS-Solver.
+
+The tree is a struct of arrays (one slot per node, children of a node in consecutive slots), allocated once and
+reused across moves: a node's subtree survives when the game goes through it. Python calls ``search`` in short
+slices and checks the clock between them; numba has no clock.
+
+Values are in [-1, 1]. ``wsum`` of a node is seen from the player who moved into it, so a parent picks the child
+with the highest mean. ``proven`` is seen from the side to move at the node: +1 it wins, -1 it loses.
+A child proven lost for its side to move makes its parent won; a parent whose children are all proven won (for the
+opponent) is lost -- the MCTS-Solver rules, which let a won position be played out and a lost one delayed.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from brain.jit import njit
+from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
+from brain.position import State, make, unmake
+from brain.threats import Workspace, find_vcf, generate_moves
+
+MAX_DEPTH = 1100          # longer than any game on a 32x32 board
+NODE_BYTES = 4 + 4 + 2 + 4 + 4 + 4 + 1
+
+# meta[] slots
+M_NEXT = 0       # first free slot
+M_ROOT = 1       # current root
+M_MAXDEPTH = 2   # deepest path of the last search call
+
+
+class Tree(NamedTuple):
+    """The search tree as parallel arrays (see the module docstring)."""
+
+    move: np.ndarray     # int32: the move that leads to the node
+    first: np.ndarray    # int32: first child slot, -1 if not expanded
+    count: np.ndarray    # int16: number of children
+    visits: np.ndarray   # int32
+    wsum: np.ndarray     # float32: value sum, from the player who moved into the node
+    prior: np.ndarray    # float32
+    proven: np.ndarray   # int8: +1/-1 from the side to move at the node, 0 unknown
+    meta: np.ndarray     # int64[4]
+
+
+class Params(NamedTuple):
+    """Search knobs (tuned by games, not by guess; see the README's strength report)."""
+
+    c_puct: float = 1.6
+    fpu_reduction: float = 0.25
+    prior_power: float = 0.7
+    eval_scale: float = 260.0
+    max_children: int = 24
+    vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
+    vcf_plies: int = 14
+    vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
+
+
+def new_tree(capacity: int) -> Tree:
+    """An empty tree with room for `capacity` nodes."""
+    capacity = max(capacity, 1024)
+    tree = Tree(
+        move=np.full(capacity, -1, dtype=np.int32),
+        first=np.full(capacity, -1, dtype=np.int32),
+        count=np.zeros(capacity, dtype=np.int16),
+        visits=np.zeros(capacity, dtype=np.int32),
+        wsum=np.zeros(capacity, dtype=np.float32),
+        prior=np.zeros(capacity, dtype=np.float32),
+        proven=np.zeros(capacity, dtype=np.int8),
+        meta=np.zeros(4, dtype=np.int64),
+    )
+    reset_tree(tree)
+    return tree
+
+
+@njit(cache=True)
+def reset_tree(tree: Tree) -> None:
+    """Drop every node; the root becomes a fresh slot 0."""
+    tree.meta[M_NEXT] = 1
+    tree.meta[M_ROOT] = 0
+    tree.move[0] = -1
+    tree.first[0] = -1
+    tree.count[0] = 0
+    tree.visits[0] = 0
+    tree.wsum[0] = 0.0
+    tree.prior[0] = 1.0
+    tree.proven[0] = 0
+
+
+@njit(cache=True)
+def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
+    """(value for the side to move, proof) of a position from its patterns alone.
+
+    Proofs: a five to play wins; two opponent five points lose; an open four to play wins when the opponent cannot
+    make even a four. Otherwise a squashed score difference, with the threats the side to move can make next.
+    """
+    me = color - 1
+    op = 1 - me
+    if st.cls_count[me, C_FIVE] > 0:
+        return 1.0, 1
+    if st.cls_count[op, C_FIVE] >= 2:
+        return -1.0, -1
+    op_fours = st.cls_count[op, C_FOUR] + st.cls_count[op, C_FOUR_THREE] + st.cls_count[op, C_OPEN_FOUR]
+    x = float(st.score_sum[me] - st.score_sum[op])
+    if st.cls_count[op, C_FIVE] == 1:
+        # we must block; whatever we build counts for less
+        x -= 150.0
+    else:
+        if st.cls_count[me, C_OPEN_FOUR] > 0:
+            if op_fours == 0:
+                return 1.0, 1
+            x += 600.0
+        elif st.cls_count[me, C_FOUR_THREE] > 0:
+            x += 450.0 if op_fours == 0 else 200.0
+        elif st.cls_count[me, C_THREE_THREE] > 0 and op_fours == 0:
+            x += 250.0
+        if st.cls_count[op, C_OPEN_FOUR] > 0:
+            x -= 250.0
+        if st.cls_count[op, C_FOUR_THREE] > 0:
+            x -= 150.0
+    return np.tanh(x / scale), 0
+
+
+@njit(cache=True)
+def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int, vcf_nodes: int,
+            moves: np.ndarray, values: np.ndarray, ws: Workspace) -> int:
+    """Give `node` its children. Returns 1 if expanded, 0 if the tree is full, -1 if the node is lost or won
+    (``proven`` set)."""
+    n = generate_moves(st, color, moves, values, limit, ws)
+    if n == 0:
+        tree.proven[node] = -1
+        return -1
+    if vcf_nodes > 0 and n > 1:
+        me = color - 1
+        if st.cls_count[me, C_FOUR_THREE] > 0 or st.cls_count[me, C_FOUR] >= p.vcf_min_fours:
+            if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws):
+                tree.proven[node] = 1
+                return -1
+    start = tree.meta[M_NEXT]
+    if start + n > tree.move.shape[0]:
+        return 0
+    tree.meta[M_NEXT] = start + n
+    total = 0.0
+    for i in range(n):
+        w = (max(values[i], 0.0) + 1.0) ** p.prior_power
+        values[i] = w
+        total += w
+    for i in range(n):
+        c = start + i
+        tree.move[c] = moves[i]
+        tree.first[c] = -1
+        tree.count[c] = 0
+        tree.visits[c] = 0
+        tree.wsum[c] = 0.0
+        tree.prior[c] = values[i] / total
+        tree.proven[c] = 0
+    tree.first[node] = start
+    tree.count[node] = n
+    return 1
+
+
+@njit(cache=True)
+def _select(tree: Tree, node: int, p: Params) -> int:
+    """The child to descend into: a proven win at once, else the best PUCT score among unproven children."""
+    first = tree.first[node]
+    n = tree.count[node]
+    visits = tree.visits[node]
+    fpu = 0.0
+    if visits > 0:
+        fpu = -tree.wsum[node] / visits - p.fpu_reduction
+    sqrt_n = np.sqrt(max(visits, 1))
+    best = -1
+    best_score = -1e30
+    for c in range(first, first + n):
+        pr = tree.proven[c]
+        if pr == -1:
+            return c
+        if pr == 1:
+            continue
+        v = tree.visits[c]
+        q = tree.wsum[c] / v if v > 0 else fpu
+        s = q + p.c_puct * tree.prior[c] * sqrt_n / (1 + v)
+        if s > best_score:
+            best_score = s
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _settle(tree: Tree, node: int) -> None:
+    """Apply the solver rules to `node` from its children's proofs."""
+    first = tree.first[node]
+    n = tree.count[node]
+    if n == 0:
+        return
+    all_lost = True
+    for c in range(first, first + n):
+        if tree.proven[c] == -1:
+            tree.proven[node] = 1
+            return
+        if tree.proven[c] != 1:
+            all_lost = False
+    if all_lost:
+        tree.proven[node] = -1
+
+
+@njit(cache=True)
+def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace) -> int:
+    """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran."""
+    path = np.empty(MAX_DEPTH, dtype=np.int32)
+    moves = np.empty(512, dtype=np.int32)
+    values = np.empty(512, dtype=np.float64)
+    root = tree.meta[M_ROOT]
+    done = 0
+    deepest = tree.meta[M_MAXDEPTH]
+    for _ in range(iterations):
+        if tree.proven[root] != 0:
+            break
+        node = root
+        c = color
+        depth = 0
+        path[0] = root
+        value = 0.0
+        while True:
+            pr = tree.proven[node]
+            if pr != 0:
+                value = float(pr)
+                break
+            if tree.first[node] < 0:
+                if tree.visits[node] == 0 and node != root:
+                    value, proof = evaluate(st, c, p.eval_scale)
+                    if proof != 0:
+                        tree.proven[node] = proof
+                    break
+                r = _expand(st, tree, node, c, p, p.max_children, p.vcf_nodes, moves, values, ws)
+                if r < 0:
+                    value = float(tree.proven[node])
+                    break
+                if r == 0:
+                    value, proof = evaluate(st, c, p.eval_scale)
+                    break
+            child = _select(tree, node, p)
+            if child < 0:  # every child lost: settle below
+                _settle(tree, node)
+                value = float(tree.proven[node]) if tree.proven[node] != 0 else -1.0
+                break
+            make(st, tree.move[child], c)
+            c = 3 - c
+            node = child
+            depth += 1
+            path[depth] = node
+        if depth > deepest:
+            deepest = depth
+        # back up: `value` is for the side to move at path[depth]
+        v = value
+        for d in range(depth, -1, -1):
+            n = path[d]
+            tree.visits[n] += 1
+            tree.wsum[n] += -v
+            v = -v
+            if d < depth and tree.proven[path[d + 1]] != 0:
+                _settle(tree, n)
+        for d in range(depth, 0, -1):
+            unmake(st, tree.move[path[d]])
+        done += 1
+    tree.meta[M_MAXDEPTH] = deepest
+    return done
+
+
+@njit(cache=True)
+def best_child(tree: Tree, node: int) -> int:
+    """The move to play from `node`, in order of priority: a child proven lost for the opponent (a win for us);
+    else the most-visited child not proven won for the opponent; else (all lose) the most-visited child."""
+    first = tree.first[node]
+    n = tree.count[node]
+    if n == 0:
+        return -1
+    best = -1
+    for c in range(first, first + n):
+        if tree.proven[c] == -1:
+            if best < 0 or tree.visits[c] > tree.visits[best] or tree.proven[best] != -1:
+                best = c
+    if best >= 0:
+        return best
+    for c in range(first, first + n):
+        if tree.proven[c] != 1 and (best < 0 or tree.visits[c] > tree.visits[best]):
+            best = c
+    if best >= 0:
+        return best
+    for c in range(first, first + n):
+        if best < 0 or tree.visits[c] > tree.visits[best]:
+            best = c
+    return best
+
+
+@njit(cache=True)
+def find_child(tree: Tree, node: int, move: int) -> int:
+    """The child of `node` reached by `move`, or -1."""
+    first = tree.first[node]
+    for c in range(first, first + tree.count[node]):
+        if tree.move[c] == move:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace) -> int:
+    """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
+    engine's job). Returns the child count (0: none)."""
+    root = tree.meta[M_ROOT]
+    if tree.first[root] < 0 and tree.proven[root] == 0:
+        moves = np.empty(512, dtype=np.int32)
+        values = np.empty(512, dtype=np.float64)
+        _expand(st, tree, root, color, p, limit, 0, moves, values, ws)
+    return tree.count[root]

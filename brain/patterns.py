@@ -1,0 +1,300 @@
+"""Line patterns: what one more stone on an empty cell makes along one line, for one side, under one rule.
+
+A cell's *window* in one direction is the five cells on each side of it. Seen by one side, each window cell is
+empty (0), own (1) or blocked (2: an opponent stone or the board's wall), so a window is a 10-digit base-3 number,
+the *key*. ``pattern_table`` maps every key to the pattern the side makes by playing the centre cell:
+
+    P_FIVE      a winning row (per rule: exactly five, or five or more; caro: not blocked at both ends)
+    P_FOUR_OPEN two or more distinct points would then complete five (a straight four, or two fours on one line)
+    P_FOUR      exactly one such point
+    P_THREE     one more stone can make P_FOUR_OPEN (an open three)
+    P_THREE_C   one more stone can make P_FOUR (a closed three)
+    P_TWO       one more stone can make P_THREE
+    P_TWO_C     one more stone can make P_THREE_C
+    P_NONE      nothing (or, renju black, P_OVERLINE: the move makes six or more on this line)
+
+Five cells a side is exactly what the rules need: every row of five through the centre, and the two cells that end
+it (for exactly-five and caro), lie inside the window.
+
+The four patterns of a cell are then folded into a *class* for that side (five, open four, four-three, ...), which
+drives move generation, priors, the static evaluation and the threat searches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from brain.jit import njit
+from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
+
+WINDOW_HALF = 5
+WINDOW_CELLS = 2 * WINDOW_HALF
+TABLE_SIZE = 3 ** WINDOW_CELLS
+
+P_NONE = 0
+P_TWO_C = 1
+P_TWO = 2
+P_THREE_C = 3
+P_THREE = 4
+P_FOUR = 5
+P_FOUR_OPEN = 6
+P_FIVE = 7
+P_OVERLINE = 8
+PATTERN_COUNT = 9
+
+# Cell classes, from the strongest threat down. Comparisons (>=) are meaningful between them.
+C_NONE = 0
+C_WEAK = 1          # twos only
+C_THREE_C = 2       # a closed three (can make a four next)
+C_THREE = 3         # one open three
+C_FOUR = 4          # one four, nothing more
+C_THREE_THREE = 5   # two open threes (renju black: may be forbidden)
+C_FOUR_THREE = 6    # a four and an open three
+C_OPEN_FOUR = 7     # a straight four or a double four: two five points at once
+C_FIVE = 8
+C_FORBIDDEN = 9     # renju black only: overline or double four without five (never a move for black)
+CLASS_COUNT = 10
+
+# Digit weight of each window offset -5..-1, +1..+5 (the centre has no digit).
+_OFFSETS = np.array([-5, -4, -3, -2, -1, 1, 2, 3, 4, 5], dtype=np.int64)
+
+
+@njit(cache=True)
+def offset_weight(offset: int) -> int:
+    """The base-3 weight of the window cell `offset` steps from the centre (offset in -5..-1, 1..5)."""
+    digit = offset + 5 if offset < 0 else offset + 4
+    w = 1
+    for _ in range(digit):
+        w *= 3
+    return w
+
+
+@njit(cache=True)
+def _decode(key: int, line: np.ndarray) -> None:
+    """Fill line[0..10] (centre at 5, left EMPTY) from a window key."""
+    for i in range(WINDOW_CELLS):
+        pos = i if i < WINDOW_HALF else i + 1
+        line[pos] = key % 3
+        key //= 3
+    line[WINDOW_HALF] = 0
+
+
+@njit(cache=True)
+def _five_through(line: np.ndarray, centre: int, exact: bool, caro: bool) -> int:
+    """1 if own stones through `centre` make a winning row, 2 if they make an overline only, else 0."""
+    lo = centre
+    while lo > 0 and line[lo - 1] == 1:
+        lo -= 1
+    hi = centre
+    while hi < 2 * WINDOW_HALF and line[hi + 1] == 1:
+        hi += 1
+    length = hi - lo + 1
+    if length < 5:
+        return 0
+    if exact and length > 5:
+        return 2
+    if caro:
+        # A window cell of value 2 is an opponent stone or the wall: the table cannot tell them apart (see
+        # pattern_tables), so here both block a caro five.
+        left = line[lo - 1] if lo > 0 else 0
+        right = line[hi + 1] if hi < 2 * WINDOW_HALF else 0
+        if left == 2 and right == 2:
+            return 0
+    return 1
+
+
+@njit(cache=True)
+def _five_points(line: np.ndarray, exact: bool, caro: bool) -> int:
+    """How many empty window cells would complete a winning row through the (own) centre."""
+    n = 0
+    for q in range(2 * WINDOW_HALF + 1):
+        if line[q] != 0:
+            continue
+        line[q] = 1
+        if _five_through(line, WINDOW_HALF, exact, caro) == 1:
+            n += 1
+        line[q] = 0
+    return n
+
+
+@njit(cache=True)
+def _four_level(line: np.ndarray, exact: bool, caro: bool) -> int:
+    """P_FOUR_OPEN, P_FOUR or P_NONE for the line as it stands (centre own)."""
+    n = _five_points(line, exact, caro)
+    if n >= 2:
+        return P_FOUR_OPEN
+    if n == 1:
+        return P_FOUR
+    return P_NONE
+
+
+@njit(cache=True)
+def _three_level(line: np.ndarray, exact: bool, caro: bool) -> int:
+    """P_THREE / P_THREE_C / P_NONE: the best four one more own stone in the window can make."""
+    best = P_NONE
+    for q in range(2 * WINDOW_HALF + 1):
+        if line[q] != 0:
+            continue
+        line[q] = 1
+        if _five_through(line, WINDOW_HALF, exact, caro) == 0:
+            level = _four_level(line, exact, caro)
+            if level == P_FOUR_OPEN:
+                best = P_THREE
+            elif level == P_FOUR and best < P_THREE_C:
+                best = P_THREE_C
+        line[q] = 0
+        if best == P_THREE:
+            break
+    return best
+
+
+@njit(cache=True)
+def classify_line(line: np.ndarray, exact: bool, caro: bool, overline_flag: bool) -> int:
+    """The pattern an own stone at the centre of `line` (values 0 empty, 1 own, 2 blocked) makes."""
+    line[WINDOW_HALF] = 1
+    five = _five_through(line, WINDOW_HALF, exact, caro)
+    result = P_NONE
+    if five == 1:
+        result = P_FIVE
+    elif five == 2 and overline_flag:
+        result = P_OVERLINE
+    else:
+        result = _four_level(line, exact, caro)
+        if result == P_NONE:
+            result = _three_level(line, exact, caro)
+            if result == P_NONE:
+                for q in range(2 * WINDOW_HALF + 1):
+                    if line[q] != 0:
+                        continue
+                    line[q] = 1
+                    if _five_through(line, WINDOW_HALF, exact, caro) == 0:
+                        level = _three_level(line, exact, caro)
+                        if level == P_THREE:
+                            result = P_TWO
+                        elif level == P_THREE_C and result < P_TWO_C:
+                            result = P_TWO_C
+                    line[q] = 0
+                    if result == P_TWO:
+                        break
+    line[WINDOW_HALF] = 0
+    return result
+
+
+@njit(cache=True)
+def build_table(exact: bool, caro: bool, overline_flag: bool) -> np.ndarray:
+    """The pattern of every window key for one side under one rule (see the module docstring)."""
+    table = np.zeros(TABLE_SIZE, dtype=np.uint8)
+    line = np.zeros(2 * WINDOW_HALF + 1, dtype=np.int64)
+    for key in range(TABLE_SIZE):
+        _decode(key, line)
+        table[key] = classify_line(line, exact, caro, overline_flag)
+    return table
+
+
+def pattern_tables(rule: int) -> np.ndarray:
+    """Two tables, [0] for black and [1] for white, under `rule` (the protocol's bitmask).
+
+    Renju: black wins with exactly five and an overline is flagged P_OVERLINE (a foul); white wins with five or more.
+    Caro's "blocked at both ends" is judged on the window values, where the wall also reads as blocked; the
+    referee (``brain.rules``) treats the edge as open, so near the edge the table is slightly pessimistic for caro.
+    """
+    exact = bool(rule & RULE_EXACT_FIVE)
+    caro = bool(rule & RULE_CARO)
+    renju = bool(rule & RULE_RENJU)
+    key = (exact, caro, renju)
+    if key not in _TABLE_CACHE:
+        black = build_table(exact or renju, caro, renju)
+        white = black if not renju else build_table(exact, caro, False)
+        _TABLE_CACHE[key] = np.stack([black, white])
+    return _TABLE_CACHE[key]
+
+
+_TABLE_CACHE: dict[tuple[bool, bool, bool], np.ndarray] = {}
+
+
+@njit(cache=True)
+def classify_cell(p0: int, p1: int, p2: int, p3: int, renju_black: bool) -> int:
+    """Fold the four line patterns of one cell for one side into a cell class (C_*)."""
+    fives = 0
+    open_fours = 0
+    fours = 0
+    threes = 0
+    closed_threes = 0
+    twos = 0
+    overline = False
+    for p in (p0, p1, p2, p3):
+        if p == P_FIVE:
+            fives += 1
+        elif p == P_OVERLINE:
+            overline = True
+        elif p == P_FOUR_OPEN:
+            open_fours += 1
+        elif p == P_FOUR:
+            fours += 1
+        elif p == P_THREE:
+            threes += 1
+        elif p == P_THREE_C:
+            closed_threes += 1
+        elif p >= P_TWO_C:
+            twos += 1
+    if fives > 0:
+        return C_FIVE
+    if renju_black and (overline or open_fours + fours >= 2):
+        return C_FORBIDDEN
+    if open_fours > 0 or fours >= 2:
+        return C_OPEN_FOUR
+    if fours > 0 and threes > 0:
+        return C_FOUR_THREE
+    if threes >= 2:
+        return C_THREE_THREE
+    if fours > 0:
+        return C_FOUR
+    if threes > 0:
+        return C_THREE
+    if closed_threes > 0:
+        return C_THREE_C
+    if twos > 0:
+        return C_WEAK
+    return C_NONE
+
+
+# How much each line pattern is worth to the side that makes it (move ordering, priors, evaluation).
+PATTERN_SCORE = np.array([0, 2, 6, 8, 24, 20, 400, 10000, 0], dtype=np.int32)
+# Extra for cell classes whose threats combine (a four-three wins; two open threes usually do).
+CLASS_BONUS = np.array([0, 0, 0, 0, 0, 60, 300, 400, 0, 0], dtype=np.int32)
+
+COMBO_SIZE = PATTERN_COUNT ** 4
+COMBO_WEIGHT = (PATTERN_COUNT ** 3, PATTERN_COUNT ** 2, PATTERN_COUNT, 1)   # direction d's digit in a cell code
+
+
+@njit(cache=True)
+def build_cell_tables(renju_black: bool, pattern_score: np.ndarray, class_bonus: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Class and score of every cell code (the four line patterns as base-9 digits), so that the search looks
+    them up instead of folding four patterns at every change."""
+    classes = np.zeros(COMBO_SIZE, dtype=np.uint8)
+    scores = np.zeros(COMBO_SIZE, dtype=np.int32)
+    for code in range(COMBO_SIZE):
+        p0 = code // (PATTERN_COUNT ** 3)
+        p1 = (code // (PATTERN_COUNT ** 2)) % PATTERN_COUNT
+        p2 = (code // PATTERN_COUNT) % PATTERN_COUNT
+        p3 = code % PATTERN_COUNT
+        c = classify_cell(p0, p1, p2, p3, renju_black)
+        classes[code] = c
+        scores[code] = (pattern_score[p0] + pattern_score[p1] + pattern_score[p2] + pattern_score[p3]
+                        + class_bonus[c])
+    return classes, scores
+
+
+def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
+    """Class and score tables per side ([0] black, [1] white) under `rule`."""
+    renju = bool(rule & RULE_RENJU)
+    key = ("cells", renju)
+    if key not in _CELL_CACHE:
+        black = build_cell_tables(renju, PATTERN_SCORE, CLASS_BONUS)
+        white = build_cell_tables(False, PATTERN_SCORE, CLASS_BONUS)
+        _CELL_CACHE[key] = (np.stack([black[0], white[0]]), np.stack([black[1], white[1]]))
+    return _CELL_CACHE[key]
+
+
+_CELL_CACHE: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}

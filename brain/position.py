@@ -1,0 +1,285 @@
+"""The search's view of a position: a board plus everything the search reads per cell, kept up to date on every
+make and unmake instead of being recomputed.
+
+Per empty cell and side: the window key of each of the 4 lines (see ``brain.patterns``), the pattern each line would
+give, the cell's class and score. Per side: how many empty cells are in each class and the sum of their scores,
+which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell, how many stones
+lie within two steps (candidate moves come from there).
+
+Everything lives in numpy arrays grouped in one ``State`` tuple so that numba kernels take it as one argument.
+Sides are indexed 0 (black) and 1 (white): ``side = color - 1``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from brain.board import Board
+from brain.jit import njit
+from brain.patterns import (
+    C_FIVE, C_FORBIDDEN, CLASS_COUNT, COMBO_WEIGHT, WINDOW_HALF, cell_tables, offset_weight, pattern_tables,
+)
+from brain.rules import EMPTY, WALL
+
+NEIGHBOUR_RADIUS = 2
+
+# info[] slots
+I_STRIDE = 0
+I_RULE = 1
+I_WIDTH = 2
+I_HEIGHT = 3
+I_STONES = 4
+I_LAST = 5
+
+
+class State(NamedTuple):
+    """All arrays of one search position (see the module docstring)."""
+
+    cells: np.ndarray       # int8[N]: EMPTY, BLACK, WHITE, WALL
+    keys: np.ndarray        # int32[2, N, 4]: window key per side, cell, direction
+    pat: np.ndarray         # uint8[2, N, 4]: line pattern per side, cell, direction (empty cells only)
+    code: np.ndarray        # int32[2, N]: the four patterns as one base-9 number (index of the cell tables)
+    cls: np.ndarray         # uint8[2, N]: cell class per side (empty cells only)
+    score: np.ndarray       # int32[2, N]: cell score per side (empty cells only)
+    cls_count: np.ndarray   # int32[2, CLASS_COUNT]: empty cells per class, per side
+    score_sum: np.ndarray   # int64[2]: sum of empty cells' scores, per side
+    near: np.ndarray        # int16[N]: stones within NEIGHBOUR_RADIUS (Chebyshev)
+    zobrist: np.ndarray     # uint64[2, N]
+    hash: np.ndarray        # uint64[1]
+    info: np.ndarray        # int64[8]: stride, rule, width, height, stones, last move
+    tables: np.ndarray      # uint8[2, TABLE_SIZE]: pattern per window key, per side
+    cls_lut: np.ndarray     # uint8[2, COMBO_SIZE]: class per cell code, per side
+    score_lut: np.ndarray   # int32[2, COMBO_SIZE]: score per cell code, per side
+    combo: np.ndarray       # int32[4]: weight of direction d's pattern in a cell code
+    interior: np.ndarray    # int32[W*H]: the flat index of every board cell, row by row
+    steps: np.ndarray       # int64[4]: index offset of one step along each direction
+    weights: np.ndarray     # int64[11]: base-3 weight of window offset -5..5 (index offset+5)
+    history: np.ndarray     # int32[W*H]: moves made, in order
+
+
+def new_state(board: Board, seed: int = 20261121) -> State:
+    """A search state holding `board`'s stones (their order is kept as the history)."""
+    n = board.cells.shape[0]
+    stride = board.stride
+    rng = np.random.default_rng(seed)
+    interior = np.array([board.index(x, y) for y in range(board.height) for x in range(board.width)], dtype=np.int32)
+    weights = np.zeros(2 * WINDOW_HALF + 1, dtype=np.int64)
+    for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+        if o != 0:
+            weights[o + WINDOW_HALF] = offset_weight(o)
+    cls_lut, score_lut = cell_tables(board.rule)
+    state = State(
+        cells=np.full(n, WALL, dtype=np.int8),
+        keys=np.zeros((2, n, 4), dtype=np.int32),
+        pat=np.zeros((2, n, 4), dtype=np.uint8),
+        code=np.zeros((2, n), dtype=np.int32),
+        cls=np.zeros((2, n), dtype=np.uint8),
+        score=np.zeros((2, n), dtype=np.int32),
+        cls_count=np.zeros((2, CLASS_COUNT), dtype=np.int32),
+        score_sum=np.zeros(2, dtype=np.int64),
+        near=np.zeros(n, dtype=np.int16),
+        zobrist=rng.integers(1, 2**63 - 1, size=(2, n), dtype=np.int64).astype(np.uint64),
+        hash=np.zeros(1, dtype=np.uint64),
+        info=np.array([stride, board.rule, board.width, board.height, 0, -1, 0, 0], dtype=np.int64),
+        tables=pattern_tables(board.rule),
+        cls_lut=cls_lut,
+        score_lut=score_lut,
+        combo=np.array(COMBO_WEIGHT, dtype=np.int32),
+        interior=interior,
+        steps=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
+        weights=weights,
+        history=np.zeros(board.width * board.height, dtype=np.int32),
+    )
+    state.cells[interior] = EMPTY
+    init_state(state)
+    for move in board.history:
+        if move.color in (1, 2):
+            make(state, board.index(move.x, move.y), move.color)
+        else:  # a continuous-game marker stone blocks both sides like the wall
+            block_cell(state, board.index(move.x, move.y))
+    return state
+
+
+@njit(cache=True)
+def _window_key(cells: np.ndarray, idx: int, step: int, color: int, weights: np.ndarray) -> int:
+    key = 0
+    for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+        if o == 0:
+            continue
+        v = cells[idx + o * step]
+        if v == EMPTY:
+            continue
+        key += weights[o + WINDOW_HALF] * (1 if v == color else 2)
+    return key
+
+
+@njit(cache=True)
+def _refresh_cell(st: State, idx: int) -> None:
+    """Look up class and score of the empty cell idx from its cell code, and fold them into the per-side sums."""
+    for s in range(2):
+        st.cls_count[s, st.cls[s, idx]] -= 1
+        st.score_sum[s] -= st.score[s, idx]
+        code = st.code[s, idx]
+        c = st.cls_lut[s, code]
+        sc = st.score_lut[s, code]
+        st.cls[s, idx] = c
+        st.score[s, idx] = sc
+        st.cls_count[s, c] += 1
+        st.score_sum[s] += sc
+
+
+@njit(cache=True)
+def _recode(st: State, idx: int) -> None:
+    """Recompute idx's four patterns and its cell code from its window keys, for both sides."""
+    for s in range(2):
+        code = 0
+        for d in range(4):
+            p = st.tables[s, st.keys[s, idx, d]]
+            st.pat[s, idx, d] = p
+            code += p * st.combo[d]
+        st.code[s, idx] = code
+
+
+@njit(cache=True)
+def init_state(st: State) -> None:
+    """Compute keys, patterns, classes and sums of an empty board (cells already framed)."""
+    st.cls_count[:, :] = 0
+    st.score_sum[:] = 0
+    for i in range(st.interior.shape[0]):
+        idx = st.interior[i]
+        for s in range(2):
+            for d in range(4):
+                st.keys[s, idx, d] = _window_key(st.cells, idx, st.steps[d], s + 1, st.weights)
+        _recode(st, idx)
+        st.cls[0, idx] = 0
+        st.cls[1, idx] = 0
+        st.score[0, idx] = 0
+        st.score[1, idx] = 0
+        st.cls_count[0, 0] += 1
+        st.cls_count[1, 0] += 1
+        _refresh_cell(st, idx)
+
+
+@njit(cache=True)
+def _leave_sums(st: State, idx: int) -> None:
+    for s in range(2):
+        st.cls_count[s, st.cls[s, idx]] -= 1
+        st.score_sum[s] -= st.score[s, idx]
+        st.cls[s, idx] = 0
+        st.score[s, idx] = 0
+
+
+@njit(cache=True)
+def _shift_neighbours(st: State, idx: int, sign: int) -> None:
+    stride = st.info[I_STRIDE]
+    for dy in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
+        for dx in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
+            st.near[idx + dy * stride + dx] += sign
+
+
+@njit(cache=True)
+def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> None:
+    """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells."""
+    for d in range(4):
+        step = st.steps[d]
+        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+            if o == 0:
+                continue
+            q = idx + o * step
+            if st.cells[q] == WALL:
+                continue
+            w = st.weights[-o + WINDOW_HALF]
+            kb = st.keys[0, q, d] + delta_black * w
+            kw = st.keys[1, q, d] + delta_white * w
+            st.keys[0, q, d] = kb
+            st.keys[1, q, d] = kw
+            if st.cells[q] == EMPTY:
+                pb = st.tables[0, kb]
+                pw = st.tables[1, kw]
+                ob = st.pat[0, q, d]
+                ow = st.pat[1, q, d]
+                if pb != ob or pw != ow:
+                    st.pat[0, q, d] = pb
+                    st.pat[1, q, d] = pw
+                    st.code[0, q] += (np.int32(pb) - np.int32(ob)) * st.combo[d]
+                    st.code[1, q] += (np.int32(pw) - np.int32(ow)) * st.combo[d]
+                    _refresh_cell(st, q)
+
+
+@njit(cache=True)
+def make(st: State, idx: int, color: int) -> None:
+    """Put a `color` stone on the empty cell idx."""
+    _leave_sums(st, idx)
+    st.cells[idx] = color
+    if color == 1:
+        _update_lines(st, idx, 1, 2)
+    else:
+        _update_lines(st, idx, 2, 1)
+    _shift_neighbours(st, idx, 1)
+    st.hash[0] ^= st.zobrist[color - 1, idx]
+    st.history[st.info[I_STONES]] = idx
+    st.info[I_STONES] += 1
+    st.info[I_LAST] = idx
+
+
+@njit(cache=True)
+def unmake(st: State, idx: int) -> None:
+    """Take the last stone (on idx) back."""
+    color = st.cells[idx]
+    st.hash[0] ^= st.zobrist[color - 1, idx]
+    _shift_neighbours(st, idx, -1)
+    if color == 1:
+        _update_lines(st, idx, -1, -2)
+    else:
+        _update_lines(st, idx, -2, -1)
+    st.cells[idx] = EMPTY
+    _recode(st, idx)
+    st.cls_count[0, 0] += 1
+    st.cls_count[1, 0] += 1
+    _refresh_cell(st, idx)
+    st.info[I_STONES] -= 1
+    n = st.info[I_STONES]
+    st.info[I_LAST] = st.history[n - 1] if n > 0 else -1
+
+
+@njit(cache=True)
+def block_cell(st: State, idx: int) -> None:
+    """Turn an empty cell into a wall for both sides (a continuous game's marker stone)."""
+    _leave_sums(st, idx)
+    st.cells[idx] = WALL
+    _update_lines(st, idx, 2, 2)
+
+
+@njit(cache=True)
+def five_points_near(st: State, idx: int, side: int, out: np.ndarray) -> int:
+    """The cells on idx's four lines (within 5) where `side` would make five; written to `out`, count returned."""
+    n = 0
+    for d in range(4):
+        step = st.steps[d]
+        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+            q = idx + o * step
+            if st.cells[q] == EMPTY and st.cls[side, q] == C_FIVE:
+                dup = False
+                for j in range(n):
+                    if out[j] == q:
+                        dup = True
+                if not dup:
+                    out[n] = q
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def cells_of_class(st: State, side: int, min_class: int, out: np.ndarray) -> int:
+    """Every empty cell whose class for `side` is at least min_class (and not C_FORBIDDEN unless asked)."""
+    n = 0
+    for i in range(st.interior.shape[0]):
+        idx = st.interior[i]
+        if st.cells[idx] == EMPTY:
+            c = st.cls[side, idx]
+            if c >= min_class and (c != C_FORBIDDEN or min_class == C_FORBIDDEN):
+                out[n] = idx
+                n += 1
+    return n

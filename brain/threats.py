@@ -1,0 +1,383 @@
+"""Threats first: which moves make sense at a node, and victory by continuous fours (VCF) for either side.
+
+Move generation follows what every strong Gomoku engine does before any search: take a five; block the opponent's
+five; make an open four when the opponent cannot answer with a four; against an opponent's open three or four-three
+point, only real defences (moves after which that threat is gone) and one's own fours; otherwise the best-scored
+cells near the stones.
+
+VCF is a depth-first search over the attacker's four-making moves. Each four leaves the defender one reply, the block,
+unless it makes two five points at once; a line wins when it reaches a five or a double five point, or (renju) when
+the block the defender needs is a forbidden point for black. Failures are remembered in a small transposition table
+keyed by the Zobrist hash.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from brain.jit import njit
+from brain.patterns import (
+    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_THREE,
+)
+from brain.position import I_RULE, I_STRIDE, State, cells_of_class, five_points_near, make, unmake
+from brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
+
+DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
+MAX_VCF_LEVELS = 40        # attacker moves on one line; a VCF longer than 80 plies does not occur on 32x32
+MAX_FOURS = 64
+
+
+class Workspace(NamedTuple):
+    """Scratch arrays for move generation and VCF, allocated once per search instead of once per call (an
+    allocation per tree node cost a third of the search speed). VCF never runs inside VCF, so one set suffices."""
+
+    cand: np.ndarray         # int32[cells]: defence candidates
+    vcf_cands: np.ndarray    # int32[levels, MAX_FOURS]: the attacker's fours at each level
+    vcf_count: np.ndarray    # int32[levels]
+    vcf_next: np.ndarray     # int32[levels]
+    vcf_tried: np.ndarray    # int32[levels]: the four being tried
+    vcf_block: np.ndarray    # int32[levels]: the defender's forced block
+    vcf_slots: np.ndarray    # int64[levels]
+    vcf_hashes: np.ndarray   # uint64[levels]
+    fives: np.ndarray        # int32[16]
+    pv: np.ndarray           # int32[2 * levels + 4]: the last VCF found, -1 ends it
+    tt_keys: np.ndarray      # uint64[2^k]: VCF failures, by Zobrist hash
+    tt_depth: np.ndarray     # int16[2^k]: plies left when the failure was seen
+
+
+def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
+    """Scratch space for boards of `cells` flat cells."""
+    levels = MAX_VCF_LEVELS
+    return Workspace(
+        cand=np.empty(cells, dtype=np.int32),
+        vcf_cands=np.empty((levels, MAX_FOURS), dtype=np.int32),
+        vcf_count=np.zeros(levels, dtype=np.int32),
+        vcf_next=np.zeros(levels, dtype=np.int32),
+        vcf_tried=np.zeros(levels, dtype=np.int32),
+        vcf_block=np.zeros(levels, dtype=np.int32),
+        vcf_slots=np.zeros(levels, dtype=np.int64),
+        vcf_hashes=np.zeros(levels, dtype=np.uint64),
+        fives=np.empty(16, dtype=np.int32),
+        pv=np.full(2 * levels + 4, -1, dtype=np.int32),
+        tt_keys=np.zeros(1 << tt_bits, dtype=np.uint64),
+        tt_depth=np.full(1 << tt_bits, -1, dtype=np.int16),
+    )
+
+
+@njit(cache=True)
+def is_renju_black(st: State, color: int) -> bool:
+    """Whether forbidden points apply to `color` here."""
+    return color == BLACK and (st.info[I_RULE] & RULE_RENJU) != 0
+
+
+@njit(cache=True)
+def playable(st: State, idx: int, color: int) -> bool:
+    """Whether `color` may play the empty cell idx (renju: black's fouls excluded, checked exactly when in doubt)."""
+    if not is_renju_black(st, color):
+        return True
+    c = st.cls[0, idx]
+    if c == C_FIVE:
+        return True
+    if c == C_FORBIDDEN:
+        return False
+    threes = 0
+    for d in range(4):
+        if st.pat[0, idx, d] >= P_THREE:
+            threes += 1
+    if threes < 2:
+        return True
+    return not is_forbidden(st.cells, st.info[I_STRIDE], idx, 0)
+
+
+@njit(cache=True)
+def _first_of_class(st: State, side: int, cls: int, color: int) -> int:
+    for i in range(st.interior.shape[0]):
+        idx = st.interior[i]
+        if st.cells[idx] == EMPTY and st.cls[side, idx] == cls and playable(st, idx, color):
+            return idx
+    return -1
+
+
+@njit(cache=True)
+def threat_count(st: State, side: int) -> int:
+    """How many empty cells would give `side` a win-making threat (open four, four-three) if it moved there."""
+    return st.cls_count[side, C_OPEN_FOUR] + st.cls_count[side, C_FOUR_THREE]
+
+
+@njit(cache=True)
+def cell_value(st: State, idx: int, me: int) -> float:
+    """How good idx is for side `me`: what it builds plus most of what it denies the opponent."""
+    return st.score[me, idx] + DEFENCE_WEIGHT * st.score[1 - me, idx]
+
+
+@njit(cache=True)
+def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, limit: int, ws: Workspace) -> int:
+    """Fill out[:n] with the moves worth searching for `color` to move, values[:n] with their cell values.
+
+    Returns n; 0 means every move loses at once (two opponent fives, or the only block is forbidden).
+    """
+    me = color - 1
+    op = 1 - me
+    # 1. our five
+    if st.cls_count[me, C_FIVE] > 0:
+        f = _first_of_class(st, me, C_FIVE, color)
+        if f >= 0:
+            out[0] = f
+            values[0] = 1e9
+            return 1
+    # 2. the opponent's five must be blocked
+    if st.cls_count[op, C_FIVE] > 0:
+        if st.cls_count[op, C_FIVE] >= 2:
+            return 0
+        f = _first_of_class(st, op, C_FIVE, 3 - color)
+        if f < 0 or not playable(st, f, color):
+            return 0
+        out[0] = f
+        values[0] = 1e9
+        return 1
+    # 3. our open four (wins unless the opponent has a five, checked above)
+    if st.cls_count[me, C_OPEN_FOUR] > 0:
+        f = _first_of_class(st, me, C_OPEN_FOUR, color)
+        if f >= 0:
+            out[0] = f
+            values[0] = 1e8
+            return 1
+    n = 0
+    if threat_count(st, op) > 0:
+        # 4. defend: our fours, and the cells after which the opponent has no winning threat left
+        cand = ws.cand
+        k = cells_of_class(st, op, C_FOUR, cand)
+        for i in range(k):
+            idx = cand[i]
+            if not playable(st, idx, color):
+                continue
+            make(st, idx, color)
+            ok = threat_count(st, op) == 0
+            unmake(st, idx)
+            if ok and n < out.shape[0]:
+                out[n] = idx
+                values[n] = cell_value(st, idx, me)
+                n += 1
+        k = cells_of_class(st, me, C_FOUR, cand)
+        for i in range(k):
+            idx = cand[i]
+            dup = False
+            for j in range(n):
+                if out[j] == idx:
+                    dup = True
+            if not dup and n < out.shape[0] and playable(st, idx, color):
+                out[n] = idx
+                values[n] = cell_value(st, idx, me)
+                n += 1
+        if n > 0:
+            return _keep_best(out, values, n, limit)
+        # nothing defends: fall through to the ordinary moves (the node is probably lost)
+    # 5. ordinary: every empty cell near the stones, best first
+    for i in range(st.interior.shape[0]):
+        idx = st.interior[i]
+        if st.cells[idx] != EMPTY or st.near[idx] == 0:
+            continue
+        if st.cls[me, idx] == C_FORBIDDEN and is_renju_black(st, color):
+            continue
+        if n < out.shape[0]:
+            out[n] = idx
+            values[n] = cell_value(st, idx, me)
+            n += 1
+    if n == 0:
+        # empty board (or no stone near any empty cell): the centre, else any empty cell
+        w = st.info[2]
+        h = st.info[3]
+        centre = st.interior[(h // 2) * w + w // 2]
+        if st.cells[centre] == EMPTY:
+            out[0] = centre
+            values[0] = 1.0
+            return 1
+        for i in range(st.interior.shape[0]):
+            idx = st.interior[i]
+            if st.cells[idx] == EMPTY and playable(st, idx, color):
+                out[0] = idx
+                values[0] = 1.0
+                return 1
+        return 0
+    n = _keep_best(out, values, n, limit + 8)
+    # renju: check the doubtful ones exactly, only among those kept
+    if is_renju_black(st, color):
+        m = 0
+        for i in range(n):
+            if playable(st, out[i], color):
+                out[m] = out[i]
+                values[m] = values[i]
+                m += 1
+        n = m
+    return min(n, limit)
+
+
+@njit(cache=True)
+def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
+    """Partial selection sort: the `limit` best moves first, in descending value."""
+    keep = min(n, limit)
+    for i in range(keep):
+        best = i
+        for j in range(i + 1, n):
+            if values[j] > values[best]:
+                best = j
+        if best != i:
+            t = out[i]
+            out[i] = out[best]
+            out[best] = t
+            v = values[i]
+            values[i] = values[best]
+            values[best] = v
+    return keep
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# VCF
+
+@njit(cache=True)
+def _attacker_moves(st: State, color: int, out: np.ndarray) -> int:
+    """The moves the attacker may try at a VCF node: the forced block if the defender has a five point (only when
+    that block is itself a four), else every four-making move, four-threes first. -1 means the node is lost."""
+    me = color - 1
+    op = 1 - me
+    if st.cls_count[op, C_FIVE] > 0:
+        if st.cls_count[op, C_FIVE] >= 2:
+            return 0
+        f = _first_of_class(st, op, C_FIVE, 3 - color)
+        if f < 0 or st.cls[me, f] < C_FOUR or st.cls[me, f] == C_FORBIDDEN or st.cls[me, f] == C_THREE_THREE:
+            return 0
+        out[0] = f
+        return 1
+    # four-threes (and better) at the front, plain fours at the back: one scan
+    n = 0
+    tail = out.shape[0]
+    wanted = st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_OPEN_FOUR]
+    found = 0
+    for i in range(st.interior.shape[0]):
+        if found >= wanted:
+            break
+        idx = st.interior[i]
+        if st.cells[idx] != EMPTY:
+            continue
+        c = st.cls[me, idx]
+        if c < C_FOUR or c == C_FORBIDDEN or c == C_THREE_THREE or n >= tail:
+            continue
+        found += 1
+        if c >= C_FOUR_THREE:
+            out[n] = idx
+            n += 1
+        else:
+            tail -= 1
+            out[tail] = idx
+    for j in range(tail, out.shape[0]):
+        out[n] = out[j]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
+    """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
+
+    An iterative depth-first search (numba cannot reload a cached recursive function): level l holds the
+    attacker's candidate fours, the one being tried and the defender's forced block.
+    """
+    me = color - 1
+    levels = min(max_ply // 2 + 1, MAX_VCF_LEVELS)
+    cands = ws.vcf_cands
+    count = ws.vcf_count
+    nxt = ws.vcf_next
+    tried = ws.vcf_tried
+    block = ws.vcf_block
+    slots = ws.vcf_slots
+    hashes = ws.vcf_hashes
+    fp = ws.fives
+    pv = ws.pv
+    tt_keys = ws.tt_keys
+    tt_depth = ws.tt_depth
+    mask = np.uint64(tt_keys.shape[0] - 1)
+    budget = node_budget
+    pv[0] = -1
+    level = 0
+    entering = True
+    won = False
+    while True:
+        if entering:
+            entering = False
+            # a new attacker node: the position after the blocks of levels < level
+            if st.cls_count[me, C_FIVE] > 0:
+                f = _first_of_class(st, me, C_FIVE, color)
+                if f >= 0:
+                    pv[2 * level] = f
+                    pv[2 * level + 1] = -1
+                    won = True
+                    break
+            h = st.hash[0] ^ np.uint64(color)
+            slot = h & mask
+            remaining = max_ply - 2 * level
+            fail = budget <= 0 or remaining <= 0 or level >= levels
+            if not fail and tt_keys[slot] == h and tt_depth[slot] >= remaining:
+                fail = True
+            if not fail:
+                budget -= 1
+                count[level] = _attacker_moves(st, color, cands[level])
+                nxt[level] = 0
+                hashes[level] = h
+                slots[level] = slot
+            else:
+                if level == 0:
+                    break
+                level -= 1
+                unmake(st, block[level])
+                unmake(st, tried[level])
+                continue
+        if nxt[level] >= count[level]:
+            # every four failed here
+            remaining = max_ply - 2 * level
+            tt_keys[slots[level]] = hashes[level]
+            tt_depth[slots[level]] = remaining
+            if level == 0:
+                break
+            level -= 1
+            unmake(st, block[level])
+            unmake(st, tried[level])
+            continue
+        m = cands[level, nxt[level]]
+        nxt[level] += 1
+        if not playable(st, m, color):
+            continue
+        make(st, m, color)
+        k = five_points_near(st, m, me, fp)
+        if k >= 2 or (k == 1 and is_renju_black(st, 3 - color) and not playable(st, fp[0], 3 - color)):
+            pv[2 * level] = m
+            pv[2 * level + 1] = -1
+            unmake(st, m)
+            won = True
+            break
+        if k == 0:
+            unmake(st, m)
+            continue
+        make(st, fp[0], 3 - color)
+        tried[level] = m
+        block[level] = fp[0]
+        pv[2 * level] = m
+        pv[2 * level + 1] = fp[0]
+        level += 1
+        entering = True
+    # take back the lines still on the board
+    while level > 0:
+        level -= 1
+        unmake(st, block[level])
+        unmake(st, tried[level])
+    return won
+
+
+@njit(cache=True)
+def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
+    """Whether, after `color` plays idx, the opponent wins by VCF."""
+    make(st, idx, color)
+    lost = find_vcf(st, 3 - color, max_ply, node_budget, ws)
+    unmake(st, idx)
+    return lost
