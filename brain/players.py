@@ -1,0 +1,38 @@
+"""The registry of engines the brain can play with: one name per player, chosen by ``pbrain-monte --engine``.
+
+Every engine is built through ``make_player`` so the protocol loop, the warm-up and the tournament tools all
+agree on the names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from brain.baselines import GreedyPlayer, RandomPlayer
+from brain.engine import MctsPlayer
+from brain.player import Player
+from brain.uct import UctPlayer
+
+DEFAULT_ENGINE = "mcts"
+"""The engine ``pbrain-monte`` plays when no ``--engine`` is given."""
+
+_FACTORIES: dict[str, Callable[[int | None], Player]] = {
+    "mcts": lambda seed: MctsPlayer(seed=seed),
+    "greedy": lambda seed: GreedyPlayer(),
+    "random": RandomPlayer,
+    "uct": lambda seed: UctPlayer(seed=seed),
+}
+
+
+def engine_names() -> list[str]:
+    """The engine names ``make_player`` knows, sorted."""
+    return sorted(_FACTORIES)
+
+
+def make_player(name: str, seed: int | None = None) -> Player:
+    """A new player of engine `name`; `seed` makes a random engine reproducible (deterministic ones ignore it)."""
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(engine_names())}") from None
+    return factory(seed)

@@ -1,0 +1,83 @@
+"""``pbrain-monte``: the Gomocup brain executable (stdin/stdout protocol loop around one engine).
+
+Only protocol lines may reach stdout, so the process keeps a private handle on the real stdout for the protocol and
+points file descriptor 1 (and ``sys.stdout``) at stderr: a stray ``print`` from anywhere becomes a diagnostic
+instead of a protocol error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from typing import BinaryIO
+
+from brain.players import DEFAULT_ENGINE, engine_names, make_player
+from protocol.session import Session
+from protocol.stdio import LineWriter, StdinReader
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``pbrain-monte``."""
+    parser = argparse.ArgumentParser(
+        prog="pbrain-monte",
+        description="Monte, a Gomoku brain speaking the Gomocup (pbrain) protocol on stdin/stdout.",
+    )
+    parser.add_argument("--engine", choices=engine_names(), default=DEFAULT_ENGINE,
+                        help=f"the player to use (default: {DEFAULT_ENGINE})")
+    parser.add_argument("--seed", type=int, default=None, help="seed for engines that use randomness")
+    parser.add_argument("--log", metavar="FILE", default=None, help="write diagnostics to FILE instead of stderr")
+    parser.add_argument("--warmup", action="store_true",
+                        help="compile or load the compiled code of every engine, then exit")
+    return parser
+
+
+def configure_logging(log_file: str | None, parser: argparse.ArgumentParser) -> None:
+    """Diagnostics go to `log_file` (from INFO up) or else to stderr (warnings and errors only)."""
+    if log_file is None:
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=LOG_FORMAT)
+        return
+    try:
+        logging.basicConfig(filename=log_file, level=logging.INFO, format=LOG_FORMAT)
+    except OSError as exc:
+        parser.error(f"cannot write the log file {log_file!r}: {exc.strerror}")
+
+
+def warm_up_all() -> int:
+    """Compile or load every engine's kernels; report the time on stderr."""
+    started = time.monotonic()
+    names = engine_names()
+    for name in names:
+        make_player(name).warm_up()
+    print(f"pbrain-monte: warm-up of {', '.join(names)} took {time.monotonic() - started:.2f} s", file=sys.stderr)
+    return 0
+
+
+def protocol_stdout() -> BinaryIO:
+    """A private stream on the real stdout; fd 1 and ``sys.stdout`` then lead to stderr."""
+    stream = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    return stream
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the brain until END or the end of input; exit status 0 in both cases."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    configure_logging(args.log, parser)
+    if args.warmup:
+        return warm_up_all()
+    player = make_player(args.engine, args.seed)
+    writer = LineWriter(protocol_stdout())
+    reader = StdinReader(sys.stdin.fileno(), on_end=writer.exit_now).start()
+    try:
+        Session(player, writer.send, reader.commands()).run()
+    except KeyboardInterrupt:
+        return 130
+    return 0
