@@ -1,0 +1,505 @@
+"""The manager side of the pbrain protocol: run any Gomocup brain as a subprocess and play it with deadlines.
+
+A tournament must survive every brain it runs, so each request is bounded by a deadline, every way a brain can fail
+comes back as one `BrainFault` naming what was seen, and the brain's whole process group is always killed and reaped
+(no zombies, no orphans). The client keeps its own copy of the occupied cells to catch illegal and off-board moves;
+deciding who won is the referee's job, not this module's.
+
+A reader thread moves stdout lines (stamped with the time they were read) into a queue, so the caller can wait with a
+timeout; stderr goes straight to a file or /dev/null, so a chatty brain can never block on a full pipe.
+One thread drives a client; only `stop_thinking` may be called from another.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import queue
+import re
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from protocol.faults import BrainFault, Fault, describe_exit
+
+__all__ = ["BrainClient", "BrainFault", "Fault", "GameSettings", "MoveReply", "GARBAGE_POLICIES"]
+
+GARBAGE_POLICIES = ("forfeit", "ignore")
+
+_MOVE = re.compile(r"(-?\d+)\s*,\s*(-?\d+)")
+_ABOUT_PAIR = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"')
+_CHAT = frozenset({"MESSAGE", "DEBUG", "SUGGEST"})
+_REFUSAL = frozenset({"ERROR", "UNKNOWN"})
+_POLL_S = 0.01
+_EOF_WAIT_S = 1.0
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What a game tells the brain before the first move: board, rule, clocks and memory (pbrain INFO keys)."""
+
+    width: int
+    """Board columns; a square board is sent as ``START n``, another shape as ``RECTSTART w,h``."""
+    height: int
+    """Board rows."""
+    rule: int = 0
+    """``INFO rule`` bitmask: 1 exactly five, 2 continuous, 4 renju, 8 caro."""
+    timeout_turn_ms: int = 5000
+    """``INFO timeout_turn``: milliseconds per move (0 = play as fast as possible)."""
+    timeout_match_ms: int = 0
+    """``INFO timeout_match``: milliseconds per game (0 = no limit)."""
+    max_memory: int = 350 * 1024 * 1024
+    """``INFO max_memory``: bytes for the whole brain (0 = no limit)."""
+    game_type: int = 1
+    """``INFO game_type``: 0 human opponent, 1 brain, 2 tournament, 3 network tournament."""
+    tolerance_ms: int = 1000
+    """Lateness the referee forgives on each move; not sent to the brain (the caller adds it to its timeouts)."""
+    extra_info: tuple[tuple[str, str], ...] = ()
+    """More ``INFO key value`` lines, sent after the standard ones in this order."""
+
+    def __post_init__(self) -> None:
+        for name in ("width", "height"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"GameSettings.{name} must be positive, not {getattr(self, name)!r}")
+        for name in ("rule", "timeout_turn_ms", "timeout_match_ms", "max_memory", "game_type", "tolerance_ms"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"GameSettings.{name} must not be negative, not {getattr(self, name)!r}")
+        for key, value in self.extra_info:
+            if not key or any(ch.isspace() for ch in key) or "\n" in value or "\r" in value:
+                raise ValueError(f"GameSettings.extra_info has a bad INFO pair {(key, value)!r}")
+
+    def start_command(self) -> str:
+        """``START n`` for a square board, ``RECTSTART w,h`` otherwise."""
+        if self.width == self.height:
+            return f"START {self.width}"
+        return f"RECTSTART {self.width},{self.height}"
+
+    def info_lines(self) -> list[str]:
+        """The INFO lines that follow a successful START, in the order the Gomocup judge sends them."""
+        return [
+            f"INFO timeout_turn {self.timeout_turn_ms}",
+            f"INFO timeout_match {self.timeout_match_ms}",
+            f"INFO max_memory {self.max_memory}",
+            f"INFO game_type {self.game_type}",
+            f"INFO rule {self.rule}",
+            *(f"INFO {key} {value}" for key, value in self.extra_info),
+        ]
+
+
+@dataclass
+class MoveReply:
+    """A brain's move and what came with it."""
+
+    x: int
+    """Column, 0-based."""
+    y: int
+    """Row, 0-based."""
+    elapsed_ms: float
+    """From just before the request was written to when the move line was read."""
+    messages: list[str]
+    """Lines printed while thinking, verbatim: MESSAGE, DEBUG, SUGGEST (and any other line under garbage="ignore")."""
+
+
+def line_kind(line: str) -> str:
+    """Classify one stdout line: "empty", "chat" (MESSAGE/DEBUG/SUGGEST), "ok", "refusal", "move" or "other"."""
+    words = line.split(maxsplit=1)
+    if not words:
+        return "empty"
+    head = words[0].upper()
+    if head in _CHAT:
+        return "chat"
+    if head in _REFUSAL:
+        return "refusal"
+    if head == "OK" and len(words) == 1:
+        return "ok"
+    return "move" if _MOVE.fullmatch(line.strip()) else "other"
+
+
+def parse_about(line: str) -> dict[str, str]:
+    """The ``key="value"`` pairs of an ABOUT answer (keys lower-cased); {} if there are none."""
+    return {key.lower(): value for key, value in _ABOUT_PAIR.findall(line)}
+
+
+def _read_lines(stream: IO[bytes], sink: queue.Queue) -> None:
+    """Reader thread: put (time read, decoded line) for each stdout line into `sink`, then None at end of file.
+
+    The thread closes the stream itself: closing it from another thread would wait for the lock that a blocked
+    ``readline`` holds, i.e. until every process holding the pipe has exited.
+    """
+    with stream:
+        for raw in iter(stream.readline, b""):
+            stamp = time.monotonic()
+            for line in raw.decode("utf-8", errors="replace").splitlines():
+                sink.put((stamp, line))
+    sink.put(None)
+
+
+class BrainClient:
+    """One pbrain process, driven request by request; every request has a deadline and fails as `BrainFault`.
+
+    After a TIMEOUT or CRASH the process is already gone; after any other fault it is still running and the caller
+    decides (usually `close()`). Use as a context manager, or call `close()` in a ``finally``.
+    """
+
+    def __init__(self, command: Sequence[str], *, name: str | None = None, cwd: str | None = None,
+                 env: Mapping[str, str] | None = None, stderr_path: str | None = None,
+                 garbage: str = "forfeit") -> None:
+        """`command` is the program and its arguments; `env` replaces the environment (None inherits it);
+        `stderr_path` receives the brain's stderr (appended; None discards it); `garbage` is "forfeit" (a line
+        that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK is a GARBAGE fault) or "ignore" (such lines are
+        kept with the messages, as the Gomocup judge does)."""
+        if isinstance(command, str) or not command:
+            raise ValueError(f"command must be a non-empty sequence of arguments, not {command!r}")
+        if garbage not in GARBAGE_POLICIES:
+            raise ValueError(f"garbage policy must be one of {GARBAGE_POLICIES}, not {garbage!r}")
+        self.command = [str(arg) for arg in command]
+        self.name = name or Path(self.command[0]).name
+        self._cwd = cwd
+        self._env = None if env is None else dict(env)
+        self._stderr_path = stderr_path
+        self._garbage = garbage
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue = queue.Queue()
+        self._reader: threading.Thread | None = None
+        self._write_lock = threading.Lock()
+        self._eof = False
+        self._closed = False
+        self._messages: list[str] = []
+        self._peak_rss = 0
+        self._size: tuple[int, int] | None = None
+        self._occupied: set[tuple[int, int]] = set()
+
+    # --- process life ---------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Spawn the brain in its own process group (so that killing it kills its children too)."""
+        if self._proc is not None:
+            raise RuntimeError(f"brain {self.name!r} was already started")
+        stderr: IO[bytes] | int = subprocess.DEVNULL
+        try:
+            if self._stderr_path is not None:
+                stderr = open(self._stderr_path, "ab")
+            self._proc = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                cwd=self._cwd, env=self._env, start_new_session=True)
+        except OSError as exc:
+            raise BrainFault(Fault.CRASH, f"could not start {self.command!r}: {exc}") from None
+        finally:
+            if not isinstance(stderr, int):
+                stderr.close()  # the child holds its own copy
+        self._reader = threading.Thread(target=_read_lines, args=(self._proc.stdout, self._lines),
+                                        name=f"pbrain-reader-{self._proc.pid}", daemon=True)
+        self._reader.start()
+        _LIVE.add(self)
+
+    def close(self, grace_s: float = 1.0) -> int | None:
+        """Send END, give the brain `grace_s` to exit, then SIGKILL its process group and reap it.
+
+        Safe to call at any time and more than once; returns the exit code (negative: killed by that signal), or
+        None if the brain was never started.
+        """
+        proc = self._proc
+        if proc is None:
+            return None
+        if not self._closed:
+            self._closed = True
+            if proc.returncode is None:
+                self.peak_rss_bytes()
+                self._write(["END"])  # a brain that is gone is reaped below
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass  # a broken pipe on the final flush: the brain is gone already
+            self._reap(grace_s)
+            if self._reader is not None:
+                self._reader.join(timeout=1.0)  # a descendant that left the group may hold stdout: do not wait
+            _LIVE.discard(self)
+        return proc.returncode
+
+    def __del__(self) -> None:
+        """Safety net: a client dropped without close() still kills and reaps its brain's process group
+        (otherwise subprocess would reap the leader alone and leave its children running)."""
+        if getattr(self, "_proc", None) is not None and not self._closed:  # a failed __init__ has no _proc
+            self.close(grace_s=0.0)
+
+    def __enter__(self) -> "BrainClient":
+        if self._proc is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The brain's process id (also its process group id), or None before `start()`."""
+        return None if self._proc is None else self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code once the brain has been reaped (negative: killed by that signal), else None."""
+        return None if self._proc is None else self._proc.returncode
+
+    @property
+    def messages(self) -> list[str]:
+        """Every MESSAGE/DEBUG/SUGGEST line (and ignored garbage) the brain printed so far, in order."""
+        return list(self._messages)
+
+    def peak_rss_bytes(self) -> int:
+        """Peak resident memory of the brain's process group: the sum of each live member's VmHWM, in bytes.
+
+        Each process's peak is exact; their sum bounds the group's peak from above. The largest value seen is
+        remembered, so this still answers after the brain has exited (0 if it was never measured).
+        """
+        if self._proc is not None and self._proc.returncode is None:
+            self._peak_rss = max(self._peak_rss, _group_hwm_bytes(self._proc.pid))
+        return self._peak_rss
+
+    # --- requests -------------------------------------------------------------------------------------------------
+    def about(self, timeout_s: float) -> dict[str, str]:
+        """Ask ABOUT; the ``key="value"`` pairs of the answer, or {} if the brain says UNKNOWN or ERROR."""
+        line, started, stamp, _ = self._request(["ABOUT"], "ABOUT", timeout_s, answers={"other", "refusal"})
+        if line_kind(line) == "refusal":
+            return {}
+        pairs = parse_about(line)
+        if not pairs and self._garbage == "forfeit":
+            raise BrainFault(Fault.GARBAGE, f"answered {line!r} to 'ABOUT'", _ms_since(started, stamp))
+        return pairs
+
+    def new_game(self, settings: GameSettings, timeout_s: float) -> None:
+        """Start a game: START/RECTSTART, wait for OK within `timeout_s`, then send the INFO settings.
+
+        ERROR or UNKNOWN instead of OK is an ERROR fault. Forgets the previous game's stones.
+        """
+        self._size = None
+        command = settings.start_command()
+        line, started, stamp, _ = self._request([command], command, timeout_s, answers={"ok", "refusal"})
+        if line_kind(line) == "refusal":
+            raise BrainFault(Fault.ERROR, f"answered {line!r} to {command!r}", _ms_since(started, stamp))
+        self._send(settings.info_lines())
+        self._size = (settings.width, settings.height)
+        self._occupied = set()
+
+    def set_time_left(self, ms: int) -> None:
+        """Tell the brain how much of its game time is left (``INFO time_left``), before a move request."""
+        self._send([f"INFO time_left {int(ms)}"])
+
+    def begin(self, timeout_s: float) -> MoveReply:
+        """Ask for the first move on the empty board (BEGIN)."""
+        self._require_game()
+        return self._request_move(["BEGIN"], "BEGIN", timeout_s)
+
+    def turn(self, x: int, y: int, timeout_s: float) -> MoveReply:
+        """Tell the brain the opponent played (x, y) and ask for its answer (TURN)."""
+        self._require_game()
+        self._check_stone(x, y)
+        self._occupied.add((x, y))
+        command = f"TURN {x},{y}"
+        return self._request_move([command], command, timeout_s)
+
+    def board(self, stones: Sequence[tuple[int, int, int]], timeout_s: float) -> MoveReply:
+        """Send a whole position (BOARD ... DONE) and ask for a move; each stone is (x, y, field) with field
+        1 = the brain's own, 2 = the opponent's, 3 = a continuous-game stone. Give renju stones in move order."""
+        self._require_game()
+        occupied: set[tuple[int, int]] = set()
+        for x, y, field in stones:
+            if field not in (1, 2, 3):
+                raise ValueError(f"stone {(x, y, field)!r} has field {field!r}; it must be 1, 2 or 3")
+            self._check_stone(x, y, occupied)
+            occupied.add((x, y))
+        self._occupied = occupied
+        lines = ["BOARD", *(f"{x},{y},{field}" for x, y, field in stones), "DONE"]
+        return self._request_move(lines, f"BOARD ({len(stones)} stones)", timeout_s)
+
+    def stop_thinking(self) -> None:
+        """Ask the brain to answer now (YXSTOP); its move still arrives through the pending request.
+
+        Safe from another thread; a dead brain is not an error here (the pending request reports it).
+        """
+        self._write(["YXSTOP"])
+
+    # --- internals ------------------------------------------------------------------------------------------------
+    def _require_game(self) -> None:
+        """Refuse (RuntimeError) a move request outside a game."""
+        if self._size is None:
+            raise RuntimeError(f"brain {self.name!r} has no game: call new_game() first")
+
+    def _check_stone(self, x: int, y: int, occupied: set[tuple[int, int]] | None = None) -> None:
+        """Refuse (ValueError) a stone the caller wants to send that is off the board or on an occupied cell."""
+        width, height = self._size
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"stone {x},{y} is off the {width}x{height} board")
+        if (x, y) in (self._occupied if occupied is None else occupied):
+            raise ValueError(f"stone {x},{y} is on an occupied cell")
+
+    def _request_move(self, lines: list[str], what: str, timeout_s: float) -> MoveReply:
+        """Send a move request and check the answer against the client's copy of the board."""
+        line, started, stamp, chat = self._request(lines, what, timeout_s, answers={"move"})
+        elapsed = _ms_since(started, stamp)
+        x, y = (int(v) for v in _MOVE.fullmatch(line.strip()).groups())
+        width, height = self._size
+        if not (0 <= x < width and 0 <= y < height):
+            raise BrainFault(Fault.OFF_BOARD, f"answered {line!r} to {what!r}, off the {width}x{height} board",
+                             elapsed)
+        if (x, y) in self._occupied:
+            raise BrainFault(Fault.ILLEGAL, f"answered {line!r} to {what!r}, an occupied cell", elapsed)
+        self._occupied.add((x, y))
+        return MoveReply(x, y, elapsed, chat)
+
+    def _request(self, lines: list[str], what: str, timeout_s: float,
+                 answers: set[str]) -> tuple[str, float, float, list[str]]:
+        """Send `lines` and wait up to `timeout_s` for a line whose kind is in `answers`.
+
+        Returns (the line, when the request was sent, when the line was read, the chat lines that came before
+        it). ERROR/UNKNOWN where they are not an answer is an ERROR fault; other lines go through `_absorb`.
+        """
+        self._take_unsolicited(what)
+        started = time.monotonic()
+        self._send(lines)
+        deadline = started + timeout_s
+        chat: list[str] = []
+        while True:
+            stamp, line = self._next_line(what, started, deadline, timeout_s)
+            kind = line_kind(line)
+            if kind in answers:
+                return line, started, stamp, chat
+            if kind in ("empty", "ok"):
+                continue
+            if kind == "refusal":
+                raise BrainFault(Fault.ERROR, f"answered {line!r} to {what!r}", _ms_since(started, stamp))
+            if self._absorb(line, kind, f"printed {line!r} in answer to {what!r}", _ms_since(started, stamp)):
+                chat.append(line)
+
+    def _take_unsolicited(self, what: str) -> None:
+        """Before a request, take the lines the brain printed since the last answer: chat is kept, an end of
+        output is noted (the request then reports the crash), anything else follows the garbage policy."""
+        while not self._eof:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if item is None:
+                self._eof = True
+                return
+            line = item[1]
+            self._absorb(line, line_kind(line), f"printed {line!r} unasked, before {what!r}", None)
+
+    def _absorb(self, line: str, kind: str, detail: str, elapsed_ms: float | None) -> bool:
+        """Deal with a line that is not an answer: skip blank lines and a stray OK, keep chat with the messages,
+        and apply the garbage policy to anything else (GARBAGE fault with `detail`, or keep it). True if kept."""
+        if kind in ("empty", "ok"):
+            return False
+        if kind != "chat" and self._garbage == "forfeit":
+            raise BrainFault(Fault.GARBAGE, detail, elapsed_ms)
+        self._messages.append(line)
+        return True
+
+    def _next_line(self, what: str, started: float, deadline: float, timeout_s: float) -> tuple[float, str]:
+        """The next (time read, line) before `deadline`; a hang is killed and reported as TIMEOUT, an end of
+        output as CRASH (after giving the process a moment to exit, for its exit code)."""
+        if not self._eof:
+            try:
+                item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._reap(0.0)
+                raise BrainFault(Fault.TIMEOUT, f"no answer to {what!r} within {timeout_s:.3f} s; killed",
+                                 _ms_since(started)) from None
+            if item is not None:
+                return item
+            self._eof = True
+        self._reap(_EOF_WAIT_S)
+        raise BrainFault(Fault.CRASH, f"{describe_exit(self._proc.returncode)} while waiting for an answer to "
+                                      f"{what!r}", _ms_since(started))
+
+    def _send(self, lines: list[str]) -> None:
+        """Write request lines; a brain that is gone (or goes while we write) is a CRASH fault."""
+        if self._proc is None or self._closed:
+            raise RuntimeError(f"brain {self.name!r} is not running: call start() first, and nothing after close()")
+        if not self._write(lines):
+            self._reap(_EOF_WAIT_S)
+            raise BrainFault(Fault.CRASH,
+                             f"could not send {lines[0]!r}: the brain {describe_exit(self._proc.returncode)}")
+
+    def _write(self, lines: list[str]) -> bool:
+        """Write lines if the brain is still running; False if it is gone or its stdin is (the caller decides)."""
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return False
+        try:
+            with self._write_lock:
+                proc.stdin.write("".join(line + "\n" for line in lines).encode())
+                proc.stdin.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _reap(self, grace_s: float) -> None:
+        """Wait up to `grace_s` for the brain to exit, SIGKILL its whole process group, and reap it.
+
+        The leader is only reaped after the group is killed, so its pid (= the group id) cannot have been reused
+        by an unrelated process when we signal it.
+        """
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        give_up = time.monotonic() + grace_s
+        while not _has_exited(proc.pid) and time.monotonic() < give_up:
+            time.sleep(_POLL_S)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is empty already
+        proc.wait()
+
+
+def _has_exited(pid: int) -> bool:
+    """Whether our child `pid` has exited, without reaping it (it stays a zombie, holding its pid)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _ms_since(started: float, stamp: float | None = None) -> float:
+    """Milliseconds from `started` to `stamp` (default: now)."""
+    return ((time.monotonic() if stamp is None else stamp) - started) * 1000.0
+
+
+def _group_hwm_bytes(pgid: int) -> int:
+    """The sum of VmHWM over the live processes of process group `pgid`, from /proc (0 where unreadable)."""
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+            if int(fields[2]) != pgid:  # after the command name: state, ppid, pgrp, ...
+                continue
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                for row in handle:
+                    if row.startswith(b"VmHWM:"):
+                        total += int(row.split()[1]) * 1024
+                        break
+        except (OSError, ValueError, IndexError):
+            continue  # the process went away while we looked
+    return total
+
+
+_LIVE: "weakref.WeakSet[BrainClient]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Safety net: a program that exits without closing its clients still leaves no brain processes behind."""
+    for client in list(_LIVE):
+        client.close(grace_s=0.0)
