@@ -308,7 +308,10 @@ def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Wo
     """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
     engine's job). Returns the child count (0: none)."""
     root = tree.meta[M_ROOT]
-    if tree.first[root] < 0 and tree.proven[root] == 0:
+    if tree.first[root] < 0:
+        # a root the last search proved (an in-tree VCF, a leaf's evaluation) may have no children yet: it needs
+        # them to play the proof out
+        tree.proven[root] = 0
         moves = np.empty(512, dtype=np.int32)
         values = np.empty(512, dtype=np.float64)
         _expand(st, tree, root, color, p, limit, 0, moves, values, ws)
