@@ -138,6 +138,13 @@ class Board:
         self.history.append(Move(x, y, color))
         self.to_move = opponent(color)
 
+    def block(self, x: int, y: int) -> None:
+        """Put a neutral stone on (x, y) that blocks lines for both sides (a continuous game's marker, the
+        protocol's BOARD field 3). It counts as a stone of the history; the side to move does not change."""
+        self._require_empty(x, y)
+        self.cells[self.index(x, y)] = WALL
+        self.history.append(Move(x, y, WALL))
+
     def play(self, x: int, y: int) -> int:
         """Play the side to move on (x, y); return what the move did (MOVE_OK, MOVE_WINS or MOVE_FORBIDDEN).
 
@@ -151,7 +158,8 @@ class Board:
         """Take back the last stone."""
         move = self.history.pop()
         self.cells[self.index(move.x, move.y)] = EMPTY
-        self.to_move = move.color
+        if move.color != WALL:
+            self.to_move = move.color
         return move
 
     def remove(self, x: int, y: int) -> Move:
@@ -161,7 +169,8 @@ class Board:
             if (move.x, move.y) == (x, y):
                 del self.history[i]
                 self.cells[self.index(x, y)] = EMPTY
-                self.to_move = move.color
+                if move.color != WALL:
+                    self.to_move = move.color
                 return move
         raise IllegalMove(f"{x},{y} holds no stone to take back")
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from brain import swap2
-from brain.board import BLACK, MOVE_FORBIDDEN, WALL, WHITE, Board, IllegalMove, opponent
+from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
 from brain.player import Player, ThinkLimits
 from brain.rules import RULE_CONTINUOUS
 from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
@@ -287,7 +287,7 @@ class Session:
         me = WHITE if theirs > own else BLACK
         for x, y, kind in entries:  # in the order given: under renju that is the move order
             if kind == 3:
-                board.cells[board.index(x, y)] = WALL  # a continuous-game marker blocks both sides
+                board.block(x, y)  # a continuous-game marker blocks both sides
             else:
                 board.place(x, y, me if kind == 1 else opponent(me))
         self.board, self.me = board, me

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.board import BLACK, EMPTY, WALL, WHITE, Board, IllegalMove, Move, opponent
+from brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board, IllegalMove, Move, opponent
 
 
 @pytest.mark.parametrize("width, height", [(5, 5), (32, 5), (5, 32), (15, 20)], ids=lambda v: str(v))
@@ -157,3 +157,31 @@ def test_diagram_side_to_move_can_be_given() -> None:
 def test_bad_diagrams_are_refused_with_a_clear_message(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Board.from_diagram(text)
+
+
+def test_block_puts_a_neutral_stone_that_keeps_the_turn_and_counts_in_the_history():
+    board = Board(9)
+    board.play(4, 4)
+    board.block(5, 5)
+    assert board.to_move == WHITE
+    assert board.at(5, 5) == WALL and board.stone_count == 2
+    board.undo()
+    assert board.to_move == WHITE and board.is_empty(5, 5)
+
+
+def test_a_blocked_cell_breaks_a_row_for_both_sides():
+    board = Board.from_diagram("""
+        X X . X X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """)
+    assert board.judge(2, 0, BLACK) == MOVE_WINS
+    board.block(2, 0)
+    board.place(5, 0, BLACK)
+    assert board.judge(6, 0, BLACK) != MOVE_WINS

@@ -194,7 +194,8 @@ def test_board_marker_stone_becomes_a_wall_for_both_sides():
     _, session = run("START 15", "BOARD", "7,7,3", "DONE")
     board = session.board
     assert board.cells[board.index(7, 7)] == WALL
-    assert all((m.x, m.y) != (7, 7) for m in board.history)
+    assert [(m.x, m.y, m.color) for m in board.history if (m.x, m.y) == (7, 7)] == [(7, 7, WALL)]
+    assert board.stone_count == 2  # the marker and our answer: a full board is detected with markers too
 
 
 def test_board_replaces_the_previous_position():
