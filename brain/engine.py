@@ -1,9 +1,10 @@
 """Monte's player: the glue around the compiled search, where the clock, the memory budget and the tree live.
 
 One move goes: win at once if we can (the search's move generation sees fives and forced blocks); look for our own
-VCF and play it; give the root its children and drop every one after which the opponent wins by VCF; then MCTS in
-slices of a few milliseconds until the soft deadline (or the stop event, or a settled choice); then the move with the
-most visits unless a proof says otherwise.
+VCF, then our own VCT, and play it; give the root its children and drop every one after which the opponent wins by
+VCF; then MCTS in slices of a few milliseconds until the soft deadline (or the stop event, or a settled choice); then
+the move with the most visits unless a proof says otherwise -- checked last for an opponent VCT, and replaced by the
+next best when the opponent has one.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from brain.mcts import (
     search,
 )
 from brain.player import MoveChoice, ThinkLimits
-from brain.position import State, new_state
+from brain.position import State, make, new_state, unmake
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
+from brain.vct import find_vct, new_vct_space
 
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
@@ -29,6 +31,11 @@ ROOT_VCF_NODES = 60_000
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
 ROOT_CHILDREN = 40            # the root considers more moves than inner nodes (Params.max_children)
+VCT_PLIES = 14
+VCT_NODES_PER_SECOND = 120_000  # VCT speed on a middle game here (measured), to turn time into a node budget
+VCT_MAX_NODES = 60_000        # the most any one VCT may search
+VCT_SHARE = 0.15              # the share of the move's time each VCT (ours, each check of the opponent's) may use
+CHECKED_CHOICES = 4           # how many chosen moves may be replaced after the opponent's VCT refutes them
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
 
 
@@ -64,6 +71,7 @@ class MctsPlayer:
         self._tree_board: tuple[int, int, int] | None = None
         self._tree_history: list[int] = []
         self._ws = new_workspace(0)
+        self._vct = new_vct_space()
         self._memory = -1
 
     # --- Player protocol ------------------------------------------------------------------------------------
@@ -80,6 +88,7 @@ class MctsPlayer:
         expand_root(st, tree, color, self.params, ROOT_CHILDREN, ws)
         find_vcf(st, color, ROOT_VCF_PLIES, 100, ws)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
+        find_vct(st, color, VCT_PLIES, 100, self._vct)
         search(st, tree, color, 64, self.params, ws)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
@@ -113,10 +122,15 @@ class MctsPlayer:
         if find_vcf(st, color, ROOT_VCF_PLIES, ROOT_VCF_NODES, ws):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
+        vct_nodes = self._vct_budget(limits)
+        self._vct.tt_keys[:] = 0
+        win = int(find_vct(st, color, VCT_PLIES, vct_nodes, self._vct))
+        if win >= 0:
+            return self._report(board, st, tree, started, 0, win, "vct")
 
         self._filter_root(st, tree, color, limits)
         iterations = self._run(st, tree, color, limits)
-        child = int(best_child(tree, root))
+        child = self._checked_choice(st, tree, color, vct_nodes, limits)
         return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
 
     # --- steps ----------------------------------------------------------------------------------------------
@@ -178,6 +192,33 @@ class MctsPlayer:
             if opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws):
                 tree.proven[c] = 1
 
+    @staticmethod
+    def _vct_budget(limits: ThinkLimits) -> int:
+        """VCT nodes that fit in VCT_SHARE of the time left for this move."""
+        seconds = max(0.0, limits.soft_deadline - time.monotonic())
+        return int(min(VCT_MAX_NODES, VCT_SHARE * seconds * VCT_NODES_PER_SECOND))
+
+    def _checked_choice(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> int:
+        """The best root child after the opponent's VCT has had its say: a move after which the opponent wins by
+        threats is marked lost and the next best takes its place (a few times, while the hard deadline allows)."""
+        root = int(tree.meta[M_ROOT])
+        child = int(best_child(tree, root))
+        for _ in range(CHECKED_CHOICES):
+            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.expired():
+                break
+            if time.monotonic() + 0.2 * (limits.hard_deadline - limits.soft_deadline) > limits.hard_deadline:
+                break
+            move = int(tree.move[child])
+            make(st, move, color)
+            self._vct.tt_keys[:] = 0
+            refuted = find_vct(st, 3 - color, VCT_PLIES, vct_nodes, self._vct) >= 0
+            unmake(st, move)
+            if not refuted:
+                break
+            tree.proven[child] = 1
+            child = int(best_child(tree, root))
+        return child
+
     def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
         """MCTS in slices until the soft deadline, a stop, a proof, or a choice that can no longer change."""
         ws = self._workspace_for(st)
@@ -217,7 +258,7 @@ class MctsPlayer:
         root = int(tree.meta[M_ROOT])
         pv = line or self._principal_variation(board, tree, root)
         winrate = self._winrate(tree, root)
-        if note == "vcf":
+        if note in ("vcf", "vct"):
             winrate = 1.0
         report = SearchReport((x, y), iterations, time.monotonic() - started, int(tree.meta[M_MAXDEPTH]),
                               winrate, pv or [(x, y)], note)

@@ -163,6 +163,8 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         k = cells_of_class(st, me, C_FOUR, cand)
         for i in range(k):
             idx = cand[i]
+            if st.cls[me, idx] == C_THREE_THREE:  # ranks above a four but makes none: no answer to a threat
+                continue
             dup = False
             for j in range(n):
                 if out[j] == idx:
