@@ -35,6 +35,10 @@ VCT_PLIES = 14
 VCT_NODES_PER_SECOND = 120_000  # VCT speed on a middle game here (measured), to turn time into a node budget
 VCT_MAX_NODES = 60_000        # the most any one VCT may search
 VCT_SHARE = 0.15              # the share of the move's time each VCT (ours, each check of the opponent's) may use
+RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
+RESERVE_MIN_SECONDS = 0.01
+CLEAR_VISIT_RATIO = 1.8       # at the soft deadline the search stops if its favourite has this many times the
+CLEAR_VALUE_SLACK = 0.03      # visits of the runner-up and a value no worse than the runner-up's less this
 CHECKED_CHOICES = 4           # how many chosen moves may be replaced after the opponent's VCT refutes them
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
 
@@ -220,14 +224,19 @@ class MctsPlayer:
         return child
 
     def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
-        """MCTS in slices until the soft deadline, a stop, a proof, or a choice that can no longer change."""
+        """MCTS in slices until a stop, a proof, or a deadline: the soft one when the choice is clear by then,
+        else up to the hard one (less a reserve for the final VCT check and the reply)."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
+        now = time.monotonic()
+        reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now))
+        last_call = max(limits.soft_deadline, limits.hard_deadline - reserve)
         batch = 64
         total = 0
-        while not limits.expired():
+        while not limits.expired() and tree.proven[root] == 0:
             t0 = time.monotonic()
-            if t0 >= limits.soft_deadline or tree.proven[root] != 0:
+            deadline = limits.soft_deadline if self._clear(tree, root) else last_call
+            if t0 >= deadline:
                 break
             done = int(search(st, tree, color, batch, self.params, ws))
             total += done
@@ -236,19 +245,38 @@ class MctsPlayer:
             spent = time.monotonic() - t0
             rate = done / spent if spent > 0 else batch * 100.0
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-            if self._settled(tree, root, rate * max(0.0, limits.soft_deadline - time.monotonic())):
+            if self._settled(tree, root, rate * max(0.0, deadline - time.monotonic())):
                 break
         return total
 
     @staticmethod
-    def _settled(tree: Tree, root: int, iterations_left: float) -> bool:
-        """Whether the most-visited root move can no longer be overtaken in the time left."""
+    def _ranked(tree: Tree, root: int) -> tuple[int, int]:
+        """The most-visited and second most-visited root children (-1 where missing)."""
         first = int(tree.first[root])
         n = int(tree.count[root])
-        if n <= 1:
+        if n == 0:
+            return -1, -1
+        order = np.argsort(tree.visits[first:first + n])[::-1]
+        return first + int(order[0]), (first + int(order[1]) if n > 1 else -1)
+
+    def _clear(self, tree: Tree, root: int) -> bool:
+        """Whether the search has a clear favourite: far more visits than the runner-up and no worse a value."""
+        best, second = self._ranked(tree, root)
+        if second < 0:
             return True
-        visits = np.sort(tree.visits[first:first + n])
-        return bool(visits[-1] - visits[-2] > iterations_left)
+        vb, vs = int(tree.visits[best]), int(tree.visits[second])
+        if vs == 0:
+            return vb > 0
+        qb = tree.wsum[best] / max(vb, 1)
+        qs = tree.wsum[second] / vs
+        return vb >= CLEAR_VISIT_RATIO * vs and qb >= qs - CLEAR_VALUE_SLACK
+
+    def _settled(self, tree: Tree, root: int, iterations_left: float) -> bool:
+        """Whether the most-visited root move can no longer be overtaken in the time left."""
+        best, second = self._ranked(tree, root)
+        if second < 0:
+            return True
+        return bool(tree.visits[best] - tree.visits[second] > iterations_left)
 
     def _report(self, board: Board, st: State, tree: Tree, started: float, iterations: int, move: int,
                 note: str, line: list[tuple[int, int]] | None = None) -> MoveChoice:
