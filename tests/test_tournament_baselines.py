@@ -1,0 +1,31 @@
+"""A real tournament among Monte's baselines, from the shipped demo config: it finishes, every game ends on the
+board (no faults), and greedy scores well above random."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from tournament_support import processes_in
+from tournaments.config import build_config, read_toml
+from tournaments.records import Termination
+from tournaments.report import engine_tallies
+from tournaments.runner import run_tournament
+
+DEMO = Path(__file__).resolve().parents[1] / "tournaments" / "configs" / "demo.toml"
+
+
+def test_greedy_beats_random_in_the_demo_tournament(tmp_path, warm_pbrain):
+    config = build_config(read_toml(DEMO), {"out": str(tmp_path / "out"), "games": 4})
+    engines_cwd = tmp_path / "engines"
+    engines_cwd.mkdir()
+    config = replace(config, engines=tuple(replace(e, cwd=str(engines_cwd)) for e in config.engines))
+
+    result = run_tournament(config)
+
+    assert len(result.records) == 4 and not result.interrupted
+    for game in result.records:
+        assert game.termination in (Termination.FIVE, Termination.DRAW_FULL), game.detail
+    tallies = engine_tallies(result.records, ["greedy", "random"])
+    assert tallies["greedy"].score >= 3.5
+    assert processes_in(engines_cwd) == []

@@ -1,0 +1,107 @@
+"""A run stopped by Ctrl-C or SIGTERM ends cleanly (no engine left, every finished game logged, hung engines killed
+at once) and ``--resume`` completes it to the same games and totals as a run never interrupted; a log is never mixed
+with another run's."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournament_support import FAKE_BRAIN, processes_in
+from tournaments.config import build_config, read_toml
+from tournaments.records import read_jsonl
+from tournaments.report import engine_tallies
+from tournaments.runner import RunError, run_tournament
+
+ENGINES = {"good": "good", "slow": "slow --at 1 --delay-ms 300", "crasher": "crash --at 6"}
+
+
+def write_config(folder: Path, engines_cwd: Path, engines: dict[str, str] = ENGINES,
+                 game: str = "timeout_turn_ms = 1000\ntolerance_ms = 500\n") -> Path:
+    engines_cwd.mkdir(exist_ok=True)
+    text = f"[tournament]\ngames = 4\nconcurrency = 2\n[game]\n{game}[openings]\nrandom = 4\nseed = 11\n"
+    for name, mode in engines.items():
+        text += (f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable} {FAKE_BRAIN} --mode {mode}"\n'
+                 f'cwd = "{engines_cwd}"\n')
+    path = folder / "tournament.toml"
+    path.write_text(text)
+    return path
+
+
+def outcomes(records):
+    """What a game was, independent of timing: who played which colour, the moves, the result and why."""
+    return sorted((r.game_id, r.black, r.white, tuple((x, y) for x, y, _ in r.moves), r.winner, r.termination)
+                  for r in records)
+
+
+def monte(*args: str, cwd: Path, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(["monte", "tournament", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
+    engines_cwd = tmp_path / "engines"
+    path = write_config(tmp_path, engines_cwd)
+    reference = run_tournament(build_config(read_toml(path), {"out": str(tmp_path / "reference")}))
+    assert len(reference.records) == 12
+
+    log = tmp_path / "killed" / "games.jsonl"
+    run = monte(str(path), "--out", "killed", cwd=tmp_path)
+    give_up = time.monotonic() + 60
+    while (not log.exists() or log.read_text().count("\n") < 3) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=30)
+    assert run.returncode == 130, err
+    assert "continue with: --resume --out killed" in err
+    partial = read_jsonl(log)
+    assert 3 <= len(partial) < 12
+    assert processes_in(engines_cwd) == []
+
+    again = monte(str(path), "--out", "killed", cwd=tmp_path)
+    _, err = again.communicate(timeout=30)
+    assert again.returncode == 2
+    assert "already holds" in err and "--resume" in err
+
+    resumed = monte(str(path), "--out", "killed", "--resume", cwd=tmp_path)
+    out, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err
+    final = read_jsonl(log)
+    assert outcomes(final) == outcomes(reference.records)
+    names = list(ENGINES)
+    assert {n: t.score for n, t in engine_tallies(final, names).items()} == \
+           {n: t.score for n, t in engine_tallies(reference.records, names).items()}
+    assert len(list((tmp_path / "killed" / "games").glob("*.sgf"))) == 12
+    assert "Engines (12 games" in out
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path):
+    path = write_config(tmp_path, tmp_path / "engines")
+    first = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rounds": 1})
+    run_tournament(first)
+    changed = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rule": 4, "resume": True})
+    with pytest.raises(RunError, match="setting 'rule' was 0 in the logged run, now 4"):
+        run_tournament(changed)
+    same = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "resume": True,
+                                          "concurrency": 1})
+    assert len(run_tournament(same).records) == 6  # nothing left to play; concurrency may change
+
+
+def test_sigterm_stops_a_run_whose_engines_hang_without_waiting_for_their_deadline(tmp_path):
+    engines_cwd = tmp_path / "engines"
+    hung = {"a": "hang --at 2", "b": "hang --at 2"}
+    path = write_config(tmp_path, engines_cwd, hung, game="timeout_turn_ms = 600000\n")
+    run = monte(str(path), "--out", "hung", cwd=tmp_path)
+    give_up = time.monotonic() + 30
+    while len(processes_in(engines_cwd)) < 4 and time.monotonic() < give_up:
+        time.sleep(0.05)  # two games, two engines each, all started
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=30)  # far less than the 600 s the hung engines were granted
+    assert run.returncode == 130, err
+    assert not (tmp_path / "hung" / "games.jsonl").exists()  # an interrupted game is not logged
+    assert processes_in(engines_cwd) == []

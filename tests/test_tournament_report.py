@@ -1,0 +1,74 @@
+"""The standings: W/L/D and scores over all games, pentanomial Elo over complete pairs, reasons per row, the SPRT
+line, and the progress line."""
+
+from __future__ import annotations
+
+import io
+
+from tournaments.records import GameRecord, Termination
+from tournaments.report import Progress, engine_tallies, pairing_tallies, sprt_status, standings
+from tournaments.stats import SPRT, elo_from_pentanomial
+
+
+def game(game_id: int, pair: int, black: str, white: str, winner: str | None,
+         termination: Termination = Termination.FIVE, pairing: tuple[str, str] | None = None) -> GameRecord:
+    return GameRecord(game_id=game_id, pairing=pairing or (black, white), pair_index=pair, black=black, white=white,
+                      width=15, height=15, rule=0, opening=[], moves=[], winner=winner, termination=termination,
+                      detail="")
+
+
+RECORDS = [
+    game(1, 0, "a", "b", "a"),
+    game(2, 0, "b", "a", "a", Termination.TIME, pairing=("a", "b")),   # pair 0: a scores 2
+    game(3, 1, "a", "b", "b", Termination.CRASH),
+    game(4, 1, "b", "a", None, Termination.DRAW_FULL, pairing=("a", "b")),  # pair 1: a scores 0.5
+    game(5, 2, "a", "b", "a"),                                          # pair 2 incomplete
+]
+
+
+def test_engine_rows_count_every_game_and_say_why_the_engine_lost():
+    tallies = engine_tallies(RECORDS, ["a", "b"])
+    a, b = tallies["a"], tallies["b"]
+    assert (a.wins, a.losses, a.draws, a.score) == (3, 1, 1, 3.5)
+    assert (b.wins, b.losses, b.draws, b.score) == (1, 3, 1, 1.5)
+    assert a.reasons == {"crash": 1}
+    assert b.reasons == {"five": 2, "time": 1}
+
+
+def test_elo_comes_from_complete_pairs_only():
+    a = engine_tallies(RECORDS, ["a", "b"])["a"]
+    assert a.pentanomial == [0, 1, 0, 0, 1]
+    assert a.elo() == elo_from_pentanomial([0, 1, 0, 0, 1])
+    pairing = pairing_tallies(RECORDS, ["a", "b"], "round-robin")[("a", "b")]
+    assert pairing.pentanomial == [0, 1, 0, 0, 1]
+    assert pairing.reasons == {"five": 2, "time": 1, "crash": 1, "draw-full": 1}
+
+
+def test_standings_list_engines_best_first_with_reasons_and_pairings():
+    text = standings(RECORDS, ["b", "a"], "round-robin")
+    lines = text.splitlines()
+    engine_rows = [line for line in lines if line.startswith(("a ", "b ")) and " vs " not in line]
+    assert [row.split()[0] for row in engine_rows] == ["a", "b"]
+    assert "3.5/5" in engine_rows[0] and "crash 1" in engine_rows[0]
+    pairing_rows = [line for line in lines if " vs " in line]
+    assert len(pairing_rows) == 1 and pairing_rows[0].startswith("a vs b")
+
+
+def test_the_sprt_line_reports_the_decision_over_pairs():
+    winning = [game(2 * i + k + 1, i, *(("a", "b") if k == 0 else ("b", "a")), "a", pairing=("a", "b"))
+               for i in range(10) for k in range(2)]
+    line, decision = sprt_status(SPRT(0.0, 200.0), winning, ["a", "b"])
+    assert decision == "H1" and "H1 accepted" in line and "10 pairs" in line
+    line, decision = sprt_status(SPRT(0.0, 200.0), winning[:4], ["a", "b"])
+    assert decision is None and "continuing" in line
+
+
+def test_progress_prints_one_line_per_update_off_a_terminal():
+    stream = io.StringIO()
+    meter = Progress(stream, total=10, names=["a", "b"])
+    meter.update(RECORDS[:2], running=1)
+    meter.update(RECORDS[:4], running=0)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    assert "2/10 games, a 2/2" in lines[0] and "1 playing" in lines[0]
+    assert "4/10 games, a 2.5/4" in lines[1]

@@ -1,0 +1,99 @@
+"""``monte``: the project's command-line tools, one subcommand each, listed in the `COMMANDS` table.
+
+A new tool is one more `Command` row: its name, a line of help, a function that adds its arguments to an argparse
+parser, and a function that runs it and returns the exit code. Errors a user can fix (a bad config, a log that
+belongs to another run) are printed as one line on stderr with exit code 2; Ctrl-C exits with 130 and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from tournaments.config import ConfigError, add_flags, config_from_args
+from tournaments.engines import EngineError
+from tournaments.report import standings
+from tournaments.runner import RunError, run_tournament
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A problem the user can fix; `main` prints it as one line."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One ``monte`` subcommand."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _configure_tournament(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", nargs="?", help="a TOML file (see tournaments/configs/); flags override it")
+    add_flags(parser)
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    try:
+        config = config_from_args(args)
+        print(f"monte tournament: {config.total_games} games, {config.concurrency} at a time, "
+              f"logging to {config.out}/", file=sys.stderr)
+        result = run_tournament(config, progress=sys.stderr)
+    except (ConfigError, EngineError, RunError) as exc:
+        raise UsageError(str(exc)) from None
+    print(standings(result.records, result.names, config.format))
+    if result.sprt_line:
+        print(result.sprt_line)
+    print(f"games: {config.out}/games.jsonl, SGF and PSQ in {config.out}/games/", file=sys.stderr)
+    if result.interrupted:
+        print(f"interrupted after {len(result.records)} of {result.total} games; "
+              f"continue with: --resume --out {config.out}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+COMMANDS: list[Command] = [
+    Command("tournament", "play engines against each other and report Elo (see tournaments/configs/)",
+            _configure_tournament, _run_tournament),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``monte`` parser with one subparser per row of `COMMANDS`."""
+    parser = argparse.ArgumentParser(prog="monte", description="Monte's tools: tournaments and more.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        child = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(child)
+        child.set_defaults(run=command.run, prog=child.prog)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``monte`` console script.
+
+    SIGTERM (kill, timeout, a CI job cancelled) is taken as Ctrl-C, so a tournament stops its engines either way:
+    they run in sessions of their own and would otherwise outlive it.
+    """
+    args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"{args.prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{args.prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

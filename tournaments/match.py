@@ -1,0 +1,266 @@
+"""One game between two engine processes, from start-up to a `GameRecord`, with every ending a `Termination`.
+
+The game is a straight sequence of steps, each of which may end it: start both engines (an engine that fails START
+loses, whatever its colour), set up the opening, then ask the side to move for a move until the referee or a fault
+ends the game. The runner times every move itself (the client stamps the reply when it is read): a move later than
+``timeout_turn + tolerance``, or beyond the side's match clock plus tolerance, loses on time, and an engine that
+does not answer by then is killed at that deadline. Both processes are always closed before the record is returned.
+
+A `StopSignal` shared with the runner ends games early (Ctrl-C, or an SPRT that has decided): setting it kills every
+registered engine's process group, so a game blocked on a slow engine returns at once, as ``INTERRUPTED``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from brain.board import BLACK, WHITE
+from protocol.client import BrainClient, BrainFault, Fault, GameSettings, MoveReply
+from tournaments.engines import EngineSpec
+from tournaments.records import GameRecord, Termination
+from tournaments.referee import COLOR_NAMES, Referee, Ruling
+from tournaments.scheduler import GameSpec
+
+NO_MATCH_LIMIT_MS = 2147483647
+"""``INFO time_left`` when there is no match clock, as the protocol specifies."""
+
+FAULT_TERMINATIONS = {
+    Fault.CRASH: Termination.CRASH,
+    Fault.TIMEOUT: Termination.TIME,
+    Fault.GARBAGE: Termination.GARBAGE,
+    Fault.ILLEGAL: Termination.ILLEGAL,
+    Fault.OFF_BOARD: Termination.OFF_BOARD,
+    Fault.ERROR: Termination.GARBAGE,  # ERROR/UNKNOWN where a move was owed: not a move, like any other bad line
+}
+
+
+class StopSignal:
+    """A stop flag for all running games; setting it also kills every engine registered with it."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._clients: set[BrainClient] = set()
+
+    def is_set(self) -> bool:
+        """Whether games should stop."""
+        return self._event.is_set()
+
+    def set(self) -> None:
+        """Stop every game: kill the process group of every live engine (the games then close their clients)."""
+        with self._lock:
+            self._event.set()
+            clients = list(self._clients)
+        for client in clients:
+            _kill_group(client)
+
+    def register(self, client: BrainClient) -> None:
+        """Watch a started client; if a stop came first, kill it at once."""
+        with self._lock:
+            self._clients.add(client)
+            stopped = self._event.is_set()
+        if stopped:
+            _kill_group(client)
+
+    def unregister(self, client: BrainClient) -> None:
+        """Stop watching a client (its game has closed it)."""
+        with self._lock:
+            self._clients.discard(client)
+
+
+def _kill_group(client: BrainClient) -> None:
+    """SIGKILL a live client's process group from another thread; the thread that drives the client then sees the
+    end of its output and closes it as usual."""
+    if client.pid is not None and client.returncode is None:
+        try:
+            os.killpg(client.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # already gone
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How every game of a tournament is played: what the engines are told, and what the referee enforces."""
+
+    settings: GameSettings
+    """Board, rule, clocks and memory, sent to the engines as START and INFO."""
+    first_move: str = "board"
+    """"board": an engine's first move request is a BOARD block (BEGIN on an empty board); "begin": BEGIN/TURN."""
+    draw_after: int = 0
+    """Draw once this many stones are on the board (0: never)."""
+    memory_loses: bool = False
+    """An engine whose peak memory exceeds ``settings.max_memory`` loses."""
+    start_timeout_s: float = 15.0
+    """How long an engine may take to answer START."""
+
+
+@dataclass
+class _Side:
+    """One colour's engine in one game: its client, its match clock, and whether it has seen the position yet."""
+
+    color: int
+    spec: EngineSpec
+    client: BrainClient
+    time_left_ms: float
+    needs_board: bool
+    stderr_path: Path | None = None
+    fault: BrainFault | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{COLOR_NAMES[self.color]} ({self.spec.name})"
+
+
+class _Game:
+    """The state of one game while it is played; `run` is the whole game."""
+
+    def __init__(self, game: GameSpec, engines: dict[str, EngineSpec], rules: MatchRules, stop: StopSignal,
+                 log_dir: Path | None) -> None:
+        self.game = game
+        self.engines = engines
+        self.rules = rules
+        self.stop = stop
+        self.log_dir = log_dir
+        settings = rules.settings
+        self.referee = Referee(settings.width, settings.height, settings.rule, draw_after=rules.draw_after)
+        self.referee.set_up(game.opening.stones)
+        self.sides = {color: self._side(color) for color in (BLACK, WHITE)}
+        self.moves: list[tuple[int, int, int]] = []
+
+    def run(self) -> GameRecord:
+        started_at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        clock = time.monotonic()
+        try:
+            ruling = self._start() or self._play()
+        finally:
+            for side in self.sides.values():
+                side.client.close(grace_s=0.5)
+                self.stop.unregister(side.client)
+                if side.stderr_path is not None and side.stderr_path.exists() and not side.stderr_path.stat().st_size:
+                    side.stderr_path.unlink()  # keep only the logs that say something
+        return self._record(ruling, started_at, time.monotonic() - clock)
+
+    # --- steps ----------------------------------------------------------------------------------------------------
+    def _side(self, color: int) -> _Side:
+        spec = self.engines[self.game.black if color == BLACK else self.game.white]
+        stderr = None
+        if self.log_dir is not None:
+            safe_name = re.sub(r"[^\w.-]+", "_", spec.name)
+            stderr = self.log_dir / f"game{self.game.game_id:05d}-{COLOR_NAMES[color]}-{safe_name}.stderr"
+        client = BrainClient(spec.command, name=spec.name, cwd=spec.cwd,
+                             stderr_path=None if stderr is None else str(stderr))
+        time_left = self.rules.settings.timeout_match_ms or NO_MATCH_LIMIT_MS
+        needs_board = self.rules.first_move == "board" or bool(self.game.opening.stones)
+        return _Side(color, spec, client, time_left, needs_board, stderr)
+
+    def _start(self) -> Ruling | None:
+        """Spawn both engines (they load in parallel), then START each; a failure loses for that engine."""
+        for side in self.sides.values():
+            try:
+                side.client.start()
+                self.stop.register(side.client)
+            except BrainFault as fault:
+                side.fault = fault
+        for side in self.sides.values():
+            if side.fault is None:
+                try:
+                    side.client.new_game(self.rules.settings, timeout_s=self.rules.start_timeout_s)
+                except BrainFault as fault:
+                    side.fault = fault
+        failed = [side for side in self.sides.values() if side.fault is not None]
+        if self.stop.is_set():
+            return Ruling(Termination.INTERRUPTED, None, "stopped while the engines started")
+        if not failed:
+            return None
+        detail = "; ".join(f"{side.label} failed to start: {side.fault}" for side in failed)
+        winner = None if len(failed) == 2 else 3 - failed[0].color
+        return Ruling(Termination.START_ERROR, winner, detail)
+
+    def _play(self) -> Ruling:
+        while True:
+            if self.stop.is_set():
+                return Ruling(Termination.INTERRUPTED, None, "stopped by the runner")
+            side = self.sides[self.referee.to_move]
+            reply, ruling = self._ask(side)
+            if ruling is not None:
+                return ruling
+            self.moves.append((reply.x, reply.y, round(reply.elapsed_ms)))
+            ruling = self.referee.move(reply.x, reply.y)
+            if ruling is not None:
+                return ruling
+
+    # --- one move -------------------------------------------------------------------------------------------------
+    def _ask(self, side: _Side) -> tuple[MoveReply | None, Ruling | None]:
+        """Request a move from `side` and judge its timing and memory: (reply, None), or (None, the ending)."""
+        settings = self.rules.settings
+        limits = [settings.timeout_turn_ms] if settings.timeout_turn_ms else []
+        if settings.timeout_match_ms:
+            limits.append(max(side.time_left_ms, 0.0))
+        timeout_s = (min(limits) + settings.tolerance_ms) / 1000.0
+        try:
+            side.client.set_time_left(int(side.time_left_ms))
+            reply = self._request(side, timeout_s)
+        except BrainFault as fault:
+            if self.stop.is_set():
+                return None, Ruling(Termination.INTERRUPTED, None, "stopped by the runner")
+            return None, Ruling(FAULT_TERMINATIONS[fault.fault], 3 - side.color, f"{side.label}: {fault}")
+        side.needs_board = False
+        late = self._lateness(side, reply.elapsed_ms)
+        if late:
+            return None, Ruling(Termination.TIME, 3 - side.color, f"{side.label} {late}")
+        if self.rules.memory_loses and settings.max_memory:
+            peak = side.client.peak_rss_bytes()
+            if peak > settings.max_memory:
+                return None, Ruling(Termination.MEMORY, 3 - side.color,
+                                    f"{side.label} used {peak} bytes, over max_memory {settings.max_memory}")
+        return reply, None
+
+    def _request(self, side: _Side, timeout_s: float) -> MoveReply:
+        """BEGIN on an empty board, BOARD when the engine has not seen the position yet, else TURN."""
+        stones = self.referee.stones()
+        if not stones:
+            return side.client.begin(timeout_s)
+        if side.needs_board:
+            own = [(x, y, 1 if color == side.color else 2) for x, y, color in stones]
+            return side.client.board(own, timeout_s)
+        x, y, _ = stones[-1]
+        return side.client.turn(x, y, timeout_s)
+
+    def _lateness(self, side: _Side, elapsed_ms: float) -> str | None:
+        """Charge the move to the side's match clock; a sentence if it was too slow, else None."""
+        settings = self.rules.settings
+        side.time_left_ms -= elapsed_ms
+        turn = settings.timeout_turn_ms
+        if turn and elapsed_ms > turn + settings.tolerance_ms:
+            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
+        if settings.timeout_match_ms and side.time_left_ms < -settings.tolerance_ms:
+            return (f"ran out of match time ({settings.timeout_match_ms} ms + tolerance {settings.tolerance_ms} ms) "
+                    f"with a move of {elapsed_ms:.0f} ms")
+        return None
+
+    # --- the record -----------------------------------------------------------------------------------------------
+    def _record(self, ruling: Ruling, started_at: str, duration_s: float) -> GameRecord:
+        game, settings = self.game, self.rules.settings
+        winner = None if ruling.winner is None else (game.black if ruling.winner == BLACK else game.white)
+        return GameRecord(
+            game_id=game.game_id, pairing=game.pairing, pair_index=game.pair_index, black=game.black,
+            white=game.white, width=settings.width, height=settings.height, rule=settings.rule,
+            opening=[tuple(s) for s in game.opening.stones], moves=list(self.moves), winner=winner,
+            termination=ruling.termination, detail=ruling.detail, opening_id=game.opening.source,
+            started_at=started_at, duration_s=round(duration_s, 3))
+
+
+def play_game(game: GameSpec, engines: dict[str, EngineSpec], rules: MatchRules, stop: StopSignal,
+              log_dir: Path | None = None) -> GameRecord:
+    """Play one game to its end (or until `stop`); engines' stderr goes to `log_dir` when given.
+
+    The opening must fit the board and not end the game (ValueError otherwise; the runner checks openings first).
+    """
+    return _Game(game, engines, rules, stop, log_dir).run()

@@ -1,0 +1,255 @@
+"""Run a whole tournament: prepare engines and openings, play the schedule N games at a time, log every game at once.
+
+Each game runs on a worker thread and owns its two engine processes. Every finished game is saved as SGF and
+Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and fsynced) before the next result is looked at, so a
+killed run loses only the games in progress. ``resume`` rebuilds the same schedule, checks that the settings are those
+the log was written with, and plays only the games the log lacks: the totals come out as those of an uninterrupted
+run. Ctrl-C (or an SPRT that has decided) kills the engines of the games in progress; those games are not logged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import signal
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable, Iterator
+
+from protocol.client import GameSettings
+from tournaments.config import TournamentConfig, find_openings_file
+from tournaments.engines import EngineSpec, prepare
+from tournaments.match import MatchRules, StopSignal, play_game
+from tournaments.openings import Opening, arrange_openings, load_openings, random_openings
+from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
+from tournaments.referee import Referee
+from tournaments.report import Progress, sprt_status
+from tournaments.scheduler import GameSpec, schedule
+from tournaments.stats import SPRT
+
+LOG_NAME = "games.jsonl"
+SETTINGS_NAME = "tournament.json"
+RUNTIME_KNOBS = ("out", "resume", "concurrency")
+"""Settings that may differ between a run and its resumption: they do not change which games are played or how."""
+
+_POLL_S = 0.25
+
+
+class RunError(RuntimeError):
+    """A tournament that cannot start: its output folder holds another run, no opening is usable, ..."""
+
+
+@dataclass
+class TournamentResult:
+    """What a run produced: every finished game (resumed ones included), and how it ended."""
+
+    config: TournamentConfig
+    records: list[GameRecord]
+    total: int
+    warnings: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    sprt_line: str | None = None
+    sprt_decision: str | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [engine.name for engine in self.config.engines]
+
+
+def match_rules(config: TournamentConfig) -> MatchRules:
+    """The per-game rules a config asks for."""
+    settings = GameSettings(
+        width=config.width, height=config.board_height, rule=config.rule, timeout_turn_ms=config.timeout_turn_ms,
+        timeout_match_ms=config.timeout_match_ms, max_memory=config.max_memory, tolerance_ms=config.tolerance_ms,
+        game_type=2)
+    return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
+                      memory_loses=config.memory_loses, start_timeout_s=config.start_timeout_ms / 1000.0)
+
+
+def build_openings(config: TournamentConfig) -> tuple[list[Opening], list[str]]:
+    """The openings to play, arranged, with a warning for each one skipped (does not fit, or decides the game)."""
+    width, height = config.width, config.board_height
+    if config.random_openings:
+        openings, warnings = random_openings(config.random_openings, width, height, config.rule,
+                                             stones=config.opening_stones, seed=config.seed), []
+    elif config.openings_file:
+        path = find_openings_file(config.openings_file)
+        try:
+            openings, warnings = load_openings(path, width, height)
+        except ValueError as exc:
+            raise RunError(f"[openings] file: {exc}") from None
+    else:
+        return [], []
+    usable = []
+    for opening in openings:
+        try:
+            Referee(width, height, config.rule, draw_after=config.draw_after).set_up(opening.stones)
+        except ValueError as exc:
+            warnings.append(f"{opening.source}: skipped: {exc}")
+            continue
+        usable.append(opening)
+    if not usable:
+        raise RunError(f"[openings]: none of {len(openings)} openings is usable on a {width}x{height} board")
+    return arrange_openings(usable, shuffle=config.openings_order == "shuffle", seed=config.seed), warnings
+
+
+def _fingerprint(config: TournamentConfig) -> dict:
+    """The settings that decide which games are played and how, as JSON values."""
+    data = json.loads(json.dumps(dataclasses.asdict(config)))
+    for knob in RUNTIME_KNOBS:
+        data.pop(knob)
+    return data
+
+
+def _check_resumable(out: Path, config: TournamentConfig, logged: list[GameRecord],
+                     games: dict[int, GameSpec]) -> None:
+    """Refuse to mix runs: a log without resume, a resume with other settings, or a log this schedule did not write."""
+    settings_path = out / SETTINGS_NAME
+    if logged and not config.resume:
+        raise RunError(f"{out / LOG_NAME} already holds {len(logged)} games: pass --resume to continue that run, "
+                       f"or choose another --out")
+    if config.resume and settings_path.exists():
+        before = json.loads(settings_path.read_text())
+        now = _fingerprint(config)
+        changed = sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
+        if changed:
+            key = changed[0]
+            raise RunError(f"--resume: setting {key!r} was {before.get(key)!r} in the logged run, now "
+                           f"{now.get(key)!r}; resume with the same settings")
+    for record in logged:
+        game = games.get(record.game_id)
+        if game is None or (game.black, game.white) != (record.black, record.white):
+            raise RunError(f"{out / LOG_NAME}: game {record.game_id} ({record.black} vs {record.white}) is not in "
+                           f"this tournament's schedule")
+
+
+def _save(out: Path, record: GameRecord) -> None:
+    """SGF and PSQ first, the JSONL line last: the line is what marks a game done, so a run killed in between
+    plays the game again on resume and rewrites its files."""
+    stem = out / "games" / f"game{record.game_id:05d}"
+    stem.with_suffix(".sgf").write_text(to_sgf(record))
+    stem.with_suffix(".psq").write_text(to_psq(record))
+    append_jsonl(out / LOG_NAME, record)
+
+
+@contextmanager
+def _signals_handled_by(handler: Callable[[int, object], None]) -> Iterator[None]:
+    """Send Ctrl-C and SIGTERM to `handler` for a while. Only the main thread can; elsewhere the caller's
+    `StopSignal` is the way to stop."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, progress: IO[str] | None = None,
+                   revisions_dir: Path | None = None) -> TournamentResult:
+    """Play (or resume) the tournament `config` describes and return its records; see the module docstring.
+
+    `stop` lets a caller end the run from another thread; `progress` receives warnings about skipped openings and
+    the live line (None: nothing is printed).
+    Raises RunError (or EngineError) when the run cannot start. Called from the main thread, Ctrl-C or SIGTERM while
+    games run ends the run cleanly with ``interrupted`` set.
+    """
+    out = Path(config.out)
+    try:
+        logged = read_jsonl(out / LOG_NAME) if (out / LOG_NAME).exists() else []
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+    openings, warnings = build_openings(config)
+    for warning in warnings if progress is not None else []:
+        print(f"warning: {warning}", file=progress)
+    names = [engine.name for engine in config.engines]
+    games = schedule(names, config.format, openings, games=config.games, rounds=config.rounds)
+    _check_resumable(out, config, logged, {game.game_id: game for game in games})
+    engines = {spec.name: prepare(spec, cache=revisions_dir) for spec in config.engines}
+    (out / "games").mkdir(parents=True, exist_ok=True)
+    (out / "logs").mkdir(exist_ok=True)
+    (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(config), indent=2) + "\n")
+
+    result = TournamentResult(config, list(logged), len(games), warnings)
+    done = {record.game_id for record in logged}
+    run = _Run(result, engines, out, stop or StopSignal(), progress)
+    run.play([game for game in games if game.game_id not in done])
+    return result
+
+
+class _Run:
+    """The playing part of a run: keeps `concurrency` games going, logs each as it finishes, and stops on Ctrl-C,
+    on an SPRT decision or when the schedule is done."""
+
+    def __init__(self, result: TournamentResult, engines: dict[str, EngineSpec], out: Path, stop: StopSignal,
+                 progress: IO[str] | None) -> None:
+        config = result.config
+        self.result = result
+        self.engines = engines
+        self.out = out
+        self.stop = stop
+        self.rules = match_rules(config)
+        self.sprt = SPRT(config.sprt_elo0, config.sprt_elo1, config.sprt_alpha, config.sprt_beta) \
+            if config.sprt else None
+        self.meter = None if progress is None else Progress(progress, result.total, result.names)
+        self.signalled = False
+
+    def play(self, todo: list[GameSpec]) -> None:
+        """Play `todo` until it is done, the SPRT decides, `stop` is set or a signal asks to stop."""
+        pending = iter(todo)
+        running: set[Future] = set()
+        concurrency = self.result.config.concurrency
+        self._show(0)
+        with _signals_handled_by(self._on_signal), ThreadPoolExecutor(concurrency, thread_name_prefix="game") as pool:
+            try:
+                while not self.signalled:
+                    while not (self.signalled or self.stop.is_set() or self._decided()) and len(running) < concurrency:
+                        game = next(pending, None)
+                        if game is None:
+                            break
+                        running.add(pool.submit(play_game, game, self.engines, self.rules, self.stop,
+                                                self.out / "logs"))
+                    if not running:
+                        break
+                    finished, running = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
+                    self._collect(finished, len(running))
+                    if self._decided():
+                        self.stop.set()
+            finally:
+                self.stop.set()  # kills the engines of games still running; they return at once, unlogged
+                self._collect(wait(running).done, 0)
+                if self.meter is not None:
+                    self.meter.finish()
+        self.result.interrupted = self.signalled
+        self._decided()
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        """Ctrl-C or SIGTERM: only note it; the loop stops within one poll. (Doing more here could interrupt the
+        main thread while it holds a lock the stop needs.)"""
+        self.signalled = True
+
+    def _collect(self, futures: set[Future], running: int) -> None:
+        """Log the games that finished (not those a stop interrupted) and update the progress line."""
+        for future in futures:
+            record = future.result()
+            if record.termination is not Termination.INTERRUPTED:
+                _save(self.out, record)
+                self.result.records.append(record)
+        if futures:
+            self._show(running)
+
+    def _show(self, running: int) -> None:
+        if self.meter is not None and self.result.records:
+            self.meter.update(self.result.records, running)
+
+    def _decided(self) -> bool:
+        """Whether the SPRT (if any) has decided; keeps the result's SPRT line current."""
+        if self.sprt is not None:
+            self.result.sprt_line, self.result.sprt_decision = sprt_status(self.sprt, self.result.records,
+                                                                           self.result.names)
+        return self.result.sprt_decision is not None
