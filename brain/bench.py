@@ -111,22 +111,15 @@ def run_bench(seconds: float = 2.0, repeats: int = 3) -> list[BenchResult]:
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``monte bench``."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="monte bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall time of one run (default 2)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per line; the median is shown (default 3)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
-    args = parser.parse_args(argv)
-    results = run_bench(args.seconds, args.repeats)
+def report(seconds: float, repeats: int, as_json: bool) -> int:
+    """``monte bench``: print one line per engine and position, then the MCTS/UCT speed ratios."""
+    results = run_bench(seconds, repeats)
     ratios = {}
     for r in results:
         if r.engine == "mcts":
             uct = next(u for u in results if u.engine == "uct" and u.position == r.position)
             ratios[r.position] = r.iterations_per_second / uct.iterations_per_second
-    if args.json:
+    if as_json:
         print(json.dumps({"results": [asdict(r) for r in results], "mcts_over_uct": ratios}, indent=2))
     else:
         for r in results:
@@ -134,6 +127,3 @@ def main(argv: list[str] | None = None) -> int:
         for name, ratio in ratios.items():
             print(f"mcts/uct {name:18s} {ratio:5.2f}x")
     return 0
-
-
-__all__ = ["run_bench", "main", "BenchResult", "POSITIONS", "board_of"]

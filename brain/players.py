@@ -6,6 +6,7 @@ agree on the names.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from brain.baselines import GreedyPlayer, RandomPlayer
@@ -36,3 +37,12 @@ def make_player(name: str, seed: int | None = None) -> Player:
     except KeyError:
         raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(engine_names())}") from None
     return factory(seed)
+
+
+def warm_up_all() -> tuple[list[str], float]:
+    """Compile (or load from the cache) every engine's kernels; returns the engine names and the seconds taken."""
+    started = time.monotonic()
+    names = engine_names()
+    for name in names:
+        make_player(name).warm_up()
+    return names, time.monotonic() - started

@@ -11,10 +11,9 @@ import argparse
 import logging
 import os
 import sys
-import time
 from typing import BinaryIO
 
-from brain.players import DEFAULT_ENGINE, engine_names, make_player
+from brain.players import DEFAULT_ENGINE, engine_names, make_player, warm_up_all
 from protocol.session import Session
 from protocol.stdio import LineWriter, StdinReader
 
@@ -47,13 +46,10 @@ def configure_logging(log_file: str | None, parser: argparse.ArgumentParser) -> 
         parser.error(f"cannot write the log file {log_file!r}: {exc.strerror}")
 
 
-def warm_up_all() -> int:
+def warm_up() -> int:
     """Compile or load every engine's kernels; report the time on stderr."""
-    started = time.monotonic()
-    names = engine_names()
-    for name in names:
-        make_player(name).warm_up()
-    print(f"pbrain-monte: warm-up of {', '.join(names)} took {time.monotonic() - started:.2f} s", file=sys.stderr)
+    names, seconds = warm_up_all()
+    print(f"pbrain-monte: warm-up of {', '.join(names)} took {seconds:.2f} s", file=sys.stderr)
     return 0
 
 
@@ -72,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging(args.log, parser)
     if args.warmup:
-        return warm_up_all()
+        return warm_up()
     player = make_player(args.engine, args.seed)
     writer = LineWriter(protocol_stdout())
     reader = StdinReader(sys.stdin.fileno(), on_end=writer.exit_now).start()

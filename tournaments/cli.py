@@ -8,6 +8,7 @@ belongs to another run) are printed as one line on stderr with exit code 2; Ctrl
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from dataclasses import dataclass
@@ -60,9 +61,37 @@ def _run_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_nothing(parser: argparse.ArgumentParser) -> None:
+    """A subcommand without arguments."""
+
+
+def _run_warmup(args: argparse.Namespace) -> int:
+    from brain.players import warm_up_all  # the brain's kernels load only for the commands that need them
+
+    names, seconds = warm_up_all()
+    print(f"monte warmup: {', '.join(names)} ready in {seconds:.2f} s")
+    return 0
+
+
+def _configure_bench(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=2.0, help="wall time of one run (default 2)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per line; the median is shown (default 3)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    from brain import bench
+
+    return bench.report(args.seconds, args.repeats, args.json)
+
+
 COMMANDS: list[Command] = [
     Command("tournament", "play engines against each other and report Elo (see tournaments/configs/)",
             _configure_tournament, _run_tournament),
+    Command("bench", "search speed (iterations/s) of Monte's MCTS and of plain UCT on fixed positions",
+            _configure_bench, _run_bench),
+    Command("warmup", "compile (or load) every engine's numba kernels now, once per machine",
+            _configure_nothing, _run_warmup),
 ]
 
 
@@ -93,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{args.prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (``monte bench | head``): nothing more to say, and nowhere to say it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

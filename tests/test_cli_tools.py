@@ -1,0 +1,43 @@
+"""The ``monte bench`` and ``monte warmup`` subcommands, run as a user runs them (the installed console script)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+MONTE = shutil.which("monte")
+pytestmark = pytest.mark.skipif(MONTE is None, reason="the monte console script is not installed (pip install .)")
+
+
+def test_bench_reports_every_engine_on_every_position_with_the_ratio(warm_pbrain: str) -> None:
+    out = subprocess.run([MONTE, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    report = json.loads(out)
+    lines = {(r["engine"], r["position"]): r["iterations_per_second"] for r in report["results"]}
+    positions = {"15x15 opening", "15x15 middle game", "20x20 middle game"}
+    assert set(lines) == {(e, p) for e in ("mcts", "uct") for p in positions}
+    assert all(speed > 0 for speed in lines.values())
+    assert set(report["mcts_over_uct"]) == positions
+
+
+def test_bench_positions_are_unfinished_games() -> None:
+    """A benchmark position the solver proves at once would measure an idle search."""
+    from brain.bench import POSITIONS, board_of
+    from brain.mcts import Params, new_tree, search
+    from brain.position import new_state
+    from brain.threats import new_workspace
+
+    for name in POSITIONS:
+        board = board_of(name)
+        st = new_state(board)
+        tree = new_tree(200_000)
+        done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]))
+        assert done == 5000 and tree.proven[0] == 0, name
+
+
+def test_warmup_names_every_engine(warm_pbrain: str) -> None:
+    out = subprocess.run([MONTE, "warmup"], capture_output=True, text=True, timeout=300, check=True).stdout
+    assert out.startswith("monte warmup:") and all(name in out for name in ("mcts", "uct", "greedy", "random"))
