@@ -129,23 +129,36 @@ def _four_level(line: np.ndarray, exact: bool, caro: bool) -> int:
 
 
 @njit(cache=True)
-def _three_level(line: np.ndarray, exact: bool, caro: bool) -> int:
-    """P_THREE / P_THREE_C / P_NONE: the best four one more own stone in the window can make."""
-    best = P_NONE
+def _one_more(line: np.ndarray, exact: bool, caro: bool, fours: bool) -> int:
+    """What one more own stone anywhere in the window can make, short of a five: 2 if it can make the strong shape
+    (with `fours`, an open four; else an open three), 1 the weak one (a four; a closed three), else 0."""
+    best = 0
     for q in range(2 * WINDOW_HALF + 1):
         if line[q] != 0:
             continue
         line[q] = 1
         if _five_through(line, WINDOW_HALF, exact, caro) == 0:
-            level = _four_level(line, exact, caro)
-            if level == P_FOUR_OPEN:
-                best = P_THREE
-            elif level == P_FOUR and best < P_THREE_C:
-                best = P_THREE_C
+            if fours:
+                level = _four_level(line, exact, caro)
+                strong, weak = level == P_FOUR_OPEN, level == P_FOUR
+            else:
+                level = _three_level(line, exact, caro)
+                strong, weak = level == P_THREE, level == P_THREE_C
+            if strong:
+                best = 2
+            elif weak and best < 1:
+                best = 1
         line[q] = 0
-        if best == P_THREE:
+        if best == 2:
             break
     return best
+
+
+@njit(cache=True)
+def _three_level(line: np.ndarray, exact: bool, caro: bool) -> int:
+    """P_THREE / P_THREE_C / P_NONE: the best four one more own stone in the window can make."""
+    reach = _one_more(line, exact, caro, True)
+    return P_THREE if reach == 2 else (P_THREE_C if reach == 1 else P_NONE)
 
 
 @njit(cache=True)
@@ -153,7 +166,6 @@ def classify_line(line: np.ndarray, exact: bool, caro: bool, overline_flag: bool
     """The pattern an own stone at the centre of `line` (values 0 empty, 1 own, 2 blocked) makes."""
     line[WINDOW_HALF] = 1
     five = _five_through(line, WINDOW_HALF, exact, caro)
-    result = P_NONE
     if five == 1:
         result = P_FIVE
     elif five == 2 and overline_flag:
@@ -162,20 +174,9 @@ def classify_line(line: np.ndarray, exact: bool, caro: bool, overline_flag: bool
         result = _four_level(line, exact, caro)
         if result == P_NONE:
             result = _three_level(line, exact, caro)
-            if result == P_NONE:
-                for q in range(2 * WINDOW_HALF + 1):
-                    if line[q] != 0:
-                        continue
-                    line[q] = 1
-                    if _five_through(line, WINDOW_HALF, exact, caro) == 0:
-                        level = _three_level(line, exact, caro)
-                        if level == P_THREE:
-                            result = P_TWO
-                        elif level == P_THREE_C and result < P_TWO_C:
-                            result = P_TWO_C
-                    line[q] = 0
-                    if result == P_TWO:
-                        break
+        if result == P_NONE:
+            reach = _one_more(line, exact, caro, False)
+            result = P_TWO if reach == 2 else (P_TWO_C if reach == 1 else P_NONE)
     line[WINDOW_HALF] = 0
     return result
 

@@ -120,30 +120,24 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     """
     me = color - 1
     op = 1 - me
-    # 1. our five
+    forced = -1
     if st.cls_count[me, C_FIVE] > 0:
-        f = _first_of_class(st, me, C_FIVE, color)
-        if f >= 0:
-            out[0] = f
-            values[0] = 1e9
-            return 1
-    # 2. the opponent's five must be blocked
-    if st.cls_count[op, C_FIVE] > 0:
+        # 1. our five
+        forced = _first_of_class(st, me, C_FIVE, color)
+    if forced < 0 and st.cls_count[op, C_FIVE] > 0:
+        # 2. the opponent's five must be blocked (two of them cannot be)
         if st.cls_count[op, C_FIVE] >= 2:
             return 0
-        f = _first_of_class(st, op, C_FIVE, 3 - color)
-        if f < 0 or not playable(st, f, color):
+        forced = _first_of_class(st, op, C_FIVE, 3 - color)
+        if forced < 0 or not playable(st, forced, color):
             return 0
-        out[0] = f
+    if forced < 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
+        # 3. our open four (wins: the opponent has no five, checked above)
+        forced = _first_of_class(st, me, C_OPEN_FOUR, color)
+    if forced >= 0:
+        out[0] = forced
         values[0] = 1e9
         return 1
-    # 3. our open four (wins unless the opponent has a five, checked above)
-    if st.cls_count[me, C_OPEN_FOUR] > 0:
-        f = _first_of_class(st, me, C_OPEN_FOUR, color)
-        if f >= 0:
-            out[0] = f
-            values[0] = 1e8
-            return 1
     n = 0
     if threat_count(st, op) > 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left
