@@ -35,6 +35,7 @@ VCT_PLIES = 14
 VCT_NODES_PER_SECOND = 120_000  # VCT speed on a middle game here (measured), to turn time into a node budget
 VCT_MAX_NODES = 60_000        # the most any one VCT may search
 VCT_SHARE = 0.15              # the share of the move's time each VCT (ours, each check of the opponent's) may use
+FILTER_SHARE = 0.35           # the share of the move's time the root filter (opponent VCF, then VCT) may use
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 CLEAR_VISIT_RATIO = 1.8       # at the soft deadline the search stops if its favourite has this many times the
@@ -132,7 +133,7 @@ class MctsPlayer:
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, "vct")
 
-        self._filter_root(st, tree, color, limits)
+        self._filter_root(st, tree, color, vct_nodes, limits)
         iterations = self._run(st, tree, color, limits)
         child = self._checked_choice(st, tree, color, vct_nodes, limits)
         return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
@@ -182,19 +183,45 @@ class MctsPlayer:
         self._tree_history = history
         return tree
 
-    def _filter_root(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> None:
-        """Mark every root move after which the opponent wins by VCF as lost, while time allows."""
+    def _filter_root(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> None:
+        """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
+        VCF (cheap), then the moves in order of promise against its VCT, while FILTER_SHARE of the time lasts.
+
+        A pass that would leave no move standing is undone: when everything loses, the moves that lose only to the
+        deeper threat are the ones to choose among (the opponent still has to find the win)."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
         first = int(tree.first[root])
-        budget_end = time.monotonic() + 0.3 * max(0.0, limits.soft_deadline - time.monotonic())
-        for c in range(first, first + int(tree.count[root])):
-            if tree.proven[c] != 0:
-                continue
-            if time.monotonic() > budget_end or limits.stop.is_set():
-                break
-            if opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws):
-                tree.proven[c] = 1
+        children = list(range(first, first + int(tree.count[root])))
+        budget_end = time.monotonic() + FILTER_SHARE * max(0.0, limits.soft_deadline - time.monotonic())
+
+        def refuted_by_vcf(c: int) -> bool:
+            return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws))
+
+        def refuted_by_vct(c: int) -> bool:
+            return self._opponent_vct_after(st, int(tree.move[c]), color, vct_nodes)
+
+        by_promise = sorted(children, key=lambda c: -tree.prior[c])
+        for refuted, order in ((refuted_by_vcf, children), (refuted_by_vct, by_promise)):
+            marked = []
+            for c in order:
+                if time.monotonic() > budget_end or limits.stop.is_set():
+                    break
+                if tree.proven[c] == 0 and refuted(c):
+                    tree.proven[c] = 1
+                    marked.append(c)
+            if all(tree.proven[c] == 1 for c in children):
+                for c in marked:
+                    tree.proven[c] = 0
+                return
+
+    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> bool:
+        """Whether the opponent wins by continuous threats after `color` plays `move`."""
+        make(st, move, color)
+        self._vct.tt_keys[:] = 0
+        refuted = find_vct(st, 3 - color, VCT_PLIES, nodes, self._vct) >= 0
+        unmake(st, move)
+        return refuted
 
     @staticmethod
     def _vct_budget(limits: ThinkLimits) -> int:
@@ -212,12 +239,7 @@ class MctsPlayer:
                 break
             if time.monotonic() + 0.2 * (limits.hard_deadline - limits.soft_deadline) > limits.hard_deadline:
                 break
-            move = int(tree.move[child])
-            make(st, move, color)
-            self._vct.tt_keys[:] = 0
-            refuted = find_vct(st, 3 - color, VCT_PLIES, vct_nodes, self._vct) >= 0
-            unmake(st, move)
-            if not refuted:
+            if not self._opponent_vct_after(st, int(tree.move[child]), color, vct_nodes):
                 break
             tree.proven[child] = 1
             child = int(best_child(tree, root))

@@ -155,8 +155,23 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
 def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> int:
     """The attacker's first move of a win by continuous threats within max_ply plies, or -1.
 
-    Failures are cached in ``space`` only when the search was not cut short by the budget; still, clear
-    ``space.tt_keys`` between unrelated root positions."""
+    Iterative deepening (2, 4, ... max_ply plies) on one node budget: a depth-first search sent straight to 14
+    plies spends its budget deep in hopeless lines and missed a 9-ply win that a 10-ply search found in 26 ms.
+    The transposition table carries over between iterations (failures record the plies they were searched to).
+    Failures are cached only when the search was not cut short by the budget; still, clear ``space.tt_keys``
+    between unrelated root positions."""
+    left = node_budget
+    for plies in range(2, max_ply + 1, 2):
+        move, used = _search(st, attacker, plies, left, space)
+        left -= used
+        if move >= 0 or left <= 0:
+            return move
+    return -1
+
+
+@njit(cache=True)
+def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> tuple[int, int]:
+    """One depth-limited AND/OR search; returns (the attacker's first winning move or -1, nodes used)."""
     levels = min(max_ply + 1, MAX_LEVELS)
     mask = np.uint64(space.tt_keys.shape[0] - 1)
     budget = node_budget
@@ -244,4 +259,4 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
     while level > 0:
         level -= 1
         unmake(st, space.made[level])
-    return first_move
+    return first_move, node_budget - budget
