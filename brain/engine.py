@@ -10,7 +10,7 @@ next best when the opponent has one.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -27,21 +27,51 @@ from brain.vct import find_vct, new_vct_space
 
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
-ROOT_VCF_NODES = 60_000
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
-ROOT_CHILDREN = 40            # the root considers more moves than inner nodes (Params.max_children)
 VCT_PLIES = 14
 VCT_NODES_PER_SECOND = 120_000  # VCT speed on a middle game here (measured), to turn time into a node budget
-VCT_MAX_NODES = 60_000        # the most any one VCT may search
-VCT_SHARE = 0.15              # the share of the move's time each VCT (ours, each check of the opponent's) may use
-FILTER_SHARE = 0.35           # the share of the move's time the root filter (opponent VCF, then VCT) may use
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
-CLEAR_VISIT_RATIO = 1.8       # at the soft deadline the search stops if its favourite has this many times the
-CLEAR_VALUE_SLACK = 0.03      # visits of the runner-up and a value no worse than the runner-up's less this
-CHECKED_CHOICES = 4           # how many chosen moves may be replaced after the opponent's VCT refutes them
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
+
+
+@dataclass(frozen=True)
+class Options:
+    """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
+    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another."""
+
+    root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
+    root_vcf_nodes: int = 60_000   # our own VCF at the root
+    vct_max_nodes: int = 60_000    # the most any one VCT may search (0: no VCT at all)
+    vct_share: float = 0.15        # the share of the move's time each VCT (ours, each opponent check) may use
+    filter_share: float = 0.35     # the share of the move's time the root filter (opponent VCF, VCT) may use
+    clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
+    clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
+    checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
+
+
+def configure(settings: dict[str, str]) -> tuple[Params, Options]:
+    """Params and Options with `settings` (name -> text) applied; ValueError names an unknown or bad setting."""
+    params, options = Params(), Options()
+    for name, text in settings.items():
+        if name in Params._fields:
+            kind = type(getattr(params, name))
+            params = params._replace(**{name: _parse(name, text, kind)})
+        elif name in Options.__dataclass_fields__:
+            kind = type(getattr(options, name))
+            options = replace(options, **{name: _parse(name, text, kind)})
+        else:
+            known = ", ".join(sorted((*Params._fields, *Options.__dataclass_fields__)))
+            raise ValueError(f"unknown setting {name!r}; known: {known}")
+    return params, options
+
+
+def _parse(name: str, text: str, kind: type) -> int | float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"setting {name!r} needs a {kind.__name__}, not {text!r}") from None
 
 
 @dataclass
@@ -70,8 +100,9 @@ class MctsPlayer:
 
     name = "mcts"
 
-    def __init__(self, params: Params | None = None, seed: int | None = None) -> None:
+    def __init__(self, params: Params | None = None, seed: int | None = None, options: Options | None = None) -> None:
         self.params = params or Params()
+        self.options = options or Options()
         self.tree: Tree | None = None
         self._tree_board: tuple[int, int, int] | None = None
         self._tree_history: list[int] = []
@@ -90,7 +121,7 @@ class MctsPlayer:
         tree = self._tree_for(board, self._memory if self._memory >= 0 else 0)
         ws = self._workspace_for(st)
         color = board.to_move
-        expand_root(st, tree, color, self.params, ROOT_CHILDREN, ws)
+        expand_root(st, tree, color, self.params, self.options.root_children, ws)
         find_vcf(st, color, ROOT_VCF_PLIES, 100, ws)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
         find_vct(st, color, VCT_PLIES, 100, self._vct)
@@ -117,19 +148,19 @@ class MctsPlayer:
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
 
-        count = expand_root(st, tree, color, p, ROOT_CHILDREN, ws)
+        count = expand_root(st, tree, color, p, self.options.root_children, ws)
         root = int(tree.meta[M_ROOT])
         if count == 0:  # lost at once or the board is full: any legal move will do
             return self._fallback(board, started, "no saving move")
         if count == 1:
             return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
 
-        if find_vcf(st, color, ROOT_VCF_PLIES, ROOT_VCF_NODES, ws):
+        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
         vct_nodes = self._vct_budget(limits)
         self._vct.tt_keys[:] = 0
-        win = int(find_vct(st, color, VCT_PLIES, vct_nodes, self._vct))
+        win = int(find_vct(st, color, VCT_PLIES, vct_nodes, self._vct)) if vct_nodes > 0 else -1
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, "vct")
 
@@ -185,7 +216,7 @@ class MctsPlayer:
 
     def _filter_root(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> None:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
-        VCF (cheap), then the moves in order of promise against its VCT, while FILTER_SHARE of the time lasts.
+        VCF (cheap), then the moves in order of promise against its VCT, while ``filter_share`` of the time lasts.
 
         A pass that would leave no move standing is undone: when everything loses, the moves that lose only to the
         deeper threat are the ones to choose among (the opponent still has to find the win)."""
@@ -193,7 +224,7 @@ class MctsPlayer:
         root = int(tree.meta[M_ROOT])
         first = int(tree.first[root])
         children = list(range(first, first + int(tree.count[root])))
-        budget_end = time.monotonic() + FILTER_SHARE * max(0.0, limits.soft_deadline - time.monotonic())
+        budget_end = time.monotonic() + self.options.filter_share * max(0.0, limits.soft_deadline - time.monotonic())
 
         def refuted_by_vcf(c: int) -> bool:
             return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws))
@@ -217,24 +248,25 @@ class MctsPlayer:
 
     def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> bool:
         """Whether the opponent wins by continuous threats after `color` plays `move`."""
+        if nodes <= 0:
+            return False
         make(st, move, color)
         self._vct.tt_keys[:] = 0
         refuted = find_vct(st, 3 - color, VCT_PLIES, nodes, self._vct) >= 0
         unmake(st, move)
         return refuted
 
-    @staticmethod
-    def _vct_budget(limits: ThinkLimits) -> int:
-        """VCT nodes that fit in VCT_SHARE of the time left for this move."""
+    def _vct_budget(self, limits: ThinkLimits) -> int:
+        """VCT nodes that fit in ``vct_share`` of the time left for this move."""
         seconds = max(0.0, limits.soft_deadline - time.monotonic())
-        return int(min(VCT_MAX_NODES, VCT_SHARE * seconds * VCT_NODES_PER_SECOND))
+        return int(min(self.options.vct_max_nodes, self.options.vct_share * seconds * VCT_NODES_PER_SECOND))
 
     def _checked_choice(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> int:
         """The best root child after the opponent's VCT has had its say: a move after which the opponent wins by
         threats is marked lost and the next best takes its place (a few times, while the hard deadline allows)."""
         root = int(tree.meta[M_ROOT])
         child = int(best_child(tree, root))
-        for _ in range(CHECKED_CHOICES):
+        for _ in range(self.options.checked_choices):
             if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.expired():
                 break
             if time.monotonic() + 0.2 * (limits.hard_deadline - limits.soft_deadline) > limits.hard_deadline:
@@ -291,7 +323,7 @@ class MctsPlayer:
             return vb > 0
         qb = tree.wsum[best] / max(vb, 1)
         qs = tree.wsum[second] / vs
-        return vb >= CLEAR_VISIT_RATIO * vs and qb >= qs - CLEAR_VALUE_SLACK
+        return vb >= self.options.clear_visit_ratio * vs and qb >= qs - self.options.clear_value_slack
 
     def _settled(self, tree: Tree, root: int, iterations_left: float) -> bool:
         """Whether the most-visited root move can no longer be overtaken in the time left."""

@@ -10,12 +10,17 @@ import time
 from collections.abc import Callable
 
 from brain.baselines import GreedyPlayer, RandomPlayer
-from brain.engine import MctsPlayer
+from brain.engine import MctsPlayer, configure
 from brain.player import Player
 from brain.uct import UctPlayer
 
 DEFAULT_ENGINE = "mcts"
 """The engine ``pbrain-monte`` plays when no ``--engine`` is given."""
+
+def _mcts(seed: int | None, settings: dict[str, str]) -> Player:
+    params, options = configure(settings)
+    return MctsPlayer(params, seed=seed, options=options)
+
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "mcts": lambda seed: MctsPlayer(seed=seed),
@@ -30,12 +35,18 @@ def engine_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make_player(name: str, seed: int | None = None) -> Player:
-    """A new player of engine `name`; `seed` makes a random engine reproducible (deterministic ones ignore it)."""
+def make_player(name: str, seed: int | None = None, settings: dict[str, str] | None = None) -> Player:
+    """A new player of engine `name`; `seed` makes a random engine reproducible (deterministic ones ignore it);
+    `settings` (name -> value text) tune the mcts engine (see ``brain.engine.configure``). ValueError names what
+    is wrong."""
     try:
         factory = _FACTORIES[name]
     except KeyError:
         raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(engine_names())}") from None
+    if settings:
+        if name != "mcts":
+            raise ValueError(f"engine {name!r} has no settings; only mcts does")
+        return _mcts(seed, settings)
     return factory(seed)
 
 

@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"the player to use (default: {DEFAULT_ENGINE})")
     parser.add_argument("--seed", type=int, default=None, help="seed for engines that use randomness")
     parser.add_argument("--log", metavar="FILE", default=None, help="write diagnostics to FILE instead of stderr")
+    parser.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
+                        help="tune the mcts engine, e.g. --set c_puct=1.2 --set vct_max_nodes=0 (repeatable)")
     parser.add_argument("--warmup", action="store_true",
                         help="compile or load the compiled code of every engine, then exit")
     return parser
@@ -62,6 +64,13 @@ def protocol_stdout() -> BinaryIO:
     return stream
 
 
+def _split_setting(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise ValueError(f"--set needs NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the brain until END or the end of input; exit status 0 in both cases."""
     parser = build_parser()
@@ -69,7 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(args.log, parser)
     if args.warmup:
         return warm_up()
-    player = make_player(args.engine, args.seed)
+    try:
+        settings = dict(_split_setting(text) for text in args.settings)
+        player = make_player(args.engine, args.seed, settings)
+    except ValueError as exc:
+        parser.error(str(exc))
     writer = LineWriter(protocol_stdout())
     reader = StdinReader(sys.stdin.fileno(), on_end=writer.exit_now).start()
     try:

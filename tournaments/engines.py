@@ -186,4 +186,22 @@ def prepare(spec: EngineSpec, *, repo: Path | None = None, cache: Path | None = 
         available = ", ".join(sorted(p.name for p in (env / "bin").iterdir() if p.name.startswith("pbrain-")))
         raise EngineError(f"engine {spec.name!r}: revision {spec.revision!r} has no script {spec.command[0]!r} "
                           f"(it has: {available or 'none'})")
+    warm_up_revision(script)
     return replace(spec, command=(str(script), *spec.command[1:]), revision=None)
+
+
+WARMUP_TIMEOUT_S = 600
+
+
+def warm_up_revision(script: Path) -> None:
+    """Compile a revision's numba kernels before its first game (``--warmup``), so that a cold compile cannot
+    make it miss the START deadline and forfeit (seen: four games lost at START by a fresh revision). Cheap when
+    the revision's cache is warm already. A revision without ``--warmup`` is left as it is."""
+    try:
+        result = subprocess.run([str(script), "--warmup"], stdin=subprocess.DEVNULL, capture_output=True,
+                                timeout=WARMUP_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise EngineError(f"warm-up of {script} failed: {exc}") from None
+    if result.returncode not in (0, 2):  # 2: argparse's answer from a revision older than --warmup
+        detail = result.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        raise EngineError(f"warm-up of {script} failed (exit {result.returncode}): {detail[0]}")
