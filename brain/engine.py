@@ -30,7 +30,8 @@ ROOT_VCF_PLIES = 40
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
 VCT_PLIES = 14
-VCT_NODES_PER_SECOND = 120_000  # VCT speed on a middle game here (measured), to turn time into a node budget
+VCT_NODES_PER_SECOND = 80_000  # VCT speed in the engine on a middle game here (measured), turns time into nodes
+MIN_VCT_NODES = 300           # a VCT given fewer nodes than this is not worth starting
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
@@ -44,8 +45,8 @@ class Options:
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
     root_vcf_nodes: int = 60_000   # our own VCF at the root
     vct_max_nodes: int = 60_000    # the most any one VCT may search (0: no VCT at all)
-    vct_share: float = 0.15        # the share of the move's time each VCT (ours, each opponent check) may use
-    filter_share: float = 0.35     # the share of the move's time the root filter (opponent VCF, VCT) may use
+    vct_share: float = 0.08        # the share of the move's time one VCT (ours, one opponent check) may use
+    filter_share: float = 0.2      # the share of the move's time the root filter (opponent VCF, VCT) may use
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
     clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
     checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
@@ -158,15 +159,14 @@ class MctsPlayer:
         if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
-        vct_nodes = self._vct_budget(limits)
-        self._vct.tt_keys[:] = 0
-        win = int(find_vct(st, color, VCT_PLIES, vct_nodes, self._vct)) if vct_nodes > 0 else -1
+        thinking = max(0.0, limits.soft_deadline - time.monotonic())
+        win = self._own_vct(st, color, self._vct_nodes(self.options.vct_share * thinking))
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, "vct")
 
-        self._filter_root(st, tree, color, vct_nodes, limits)
+        self._filter_root(st, tree, color, time.monotonic() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
-        child = self._checked_choice(st, tree, color, vct_nodes, limits)
+        child = self._checked_choice(st, tree, color, limits)
         return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
 
     # --- steps ----------------------------------------------------------------------------------------------
@@ -214,7 +214,7 @@ class MctsPlayer:
         self._tree_history = history
         return tree
 
-    def _filter_root(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> None:
+    def _filter_root(self, st: State, tree: Tree, color: int, budget_end: float, limits: ThinkLimits) -> None:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
         VCF (cheap), then the moves in order of promise against its VCT, while ``filter_share`` of the time lasts.
 
@@ -224,13 +224,14 @@ class MctsPlayer:
         root = int(tree.meta[M_ROOT])
         first = int(tree.first[root])
         children = list(range(first, first + int(tree.count[root])))
-        budget_end = time.monotonic() + self.options.filter_share * max(0.0, limits.soft_deadline - time.monotonic())
 
         def refuted_by_vcf(c: int) -> bool:
             return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws))
 
         def refuted_by_vct(c: int) -> bool:
-            return self._opponent_vct_after(st, int(tree.move[c]), color, vct_nodes)
+            nodes = self._vct_nodes(min(budget_end - time.monotonic(), self.options.vct_share * (
+                limits.soft_deadline - time.monotonic())))
+            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes)
 
         by_promise = sorted(children, key=lambda c: -tree.prior[c])
         for refuted, order in ((refuted_by_vcf, children), (refuted_by_vct, by_promise)):
@@ -256,22 +257,29 @@ class MctsPlayer:
         unmake(st, move)
         return refuted
 
-    def _vct_budget(self, limits: ThinkLimits) -> int:
-        """VCT nodes that fit in ``vct_share`` of the time left for this move."""
-        seconds = max(0.0, limits.soft_deadline - time.monotonic())
-        return int(min(self.options.vct_max_nodes, self.options.vct_share * seconds * VCT_NODES_PER_SECOND))
+    def _vct_nodes(self, seconds: float) -> int:
+        """The VCT nodes that fit in `seconds` (0 when too few to find anything, or VCT is off)."""
+        nodes = int(min(self.options.vct_max_nodes, seconds * VCT_NODES_PER_SECOND))
+        return nodes if nodes >= MIN_VCT_NODES else 0
 
-    def _checked_choice(self, st: State, tree: Tree, color: int, vct_nodes: int, limits: ThinkLimits) -> int:
+    def _own_vct(self, st: State, color: int, nodes: int) -> int:
+        """Our first move of a win by continuous threats, or -1."""
+        if nodes <= 0:
+            return -1
+        self._vct.tt_keys[:] = 0
+        return int(find_vct(st, color, VCT_PLIES, nodes, self._vct))
+
+    def _checked_choice(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
         """The best root child after the opponent's VCT has had its say: a move after which the opponent wins by
-        threats is marked lost and the next best takes its place (a few times, while the hard deadline allows)."""
+        threats is marked lost and the next best takes its place (a few times, each check sized to the time left
+        before the hard deadline)."""
         root = int(tree.meta[M_ROOT])
         child = int(best_child(tree, root))
         for _ in range(self.options.checked_choices):
-            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.expired():
+            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stop.is_set():
                 break
-            if time.monotonic() + 0.2 * (limits.hard_deadline - limits.soft_deadline) > limits.hard_deadline:
-                break
-            if not self._opponent_vct_after(st, int(tree.move[child]), color, vct_nodes):
+            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - time.monotonic()) - RESERVE_MIN_SECONDS)
+            if nodes <= 0 or not self._opponent_vct_after(st, int(tree.move[child]), color, nodes):
                 break
             tree.proven[child] = 1
             child = int(best_child(tree, root))
