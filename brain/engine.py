@@ -1,10 +1,10 @@
 """Monte's player: the glue around the compiled search, where the clock, the memory budget and the tree live.
 
 One move goes: win at once if we can (the search's move generation sees fives and forced blocks); look for our own
-VCF, then our own VCT, and play it; give the root its children and drop every one after which the opponent wins by
-VCF; then MCTS in slices of a few milliseconds until the soft deadline (or the stop event, or a settled choice); then
-the move with the most visits unless a proof says otherwise -- checked last for an opponent VCT, and replaced by the
-next best when the opponent has one.
+VCF (and, when enabled, VCT) and play it; give the root its children and drop every one after which the opponent wins
+by VCF (or VCT); then MCTS in slices of a few milliseconds until the soft deadline (or the stop event, or a settled
+choice); then the move with the most visits unless a proof says otherwise -- with VCT enabled, checked last for an
+opponent VCT and replaced by the next best when the opponent has one.
 """
 
 from __future__ import annotations
@@ -40,11 +40,15 @@ REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather 
 @dataclass(frozen=True)
 class Options:
     """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
-    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another."""
+    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
+
+    The root VCT is off by default (``vct_max_nodes = 0``): in A/B games of one build, every VCT setting tried
+    scored worse than none at 0.5, 1 and 2 s per move (tournaments/reports/vct-ab.md). Turn it on with
+    ``--set vct_max_nodes=60000``."""
 
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
     root_vcf_nodes: int = 60_000   # our own VCF at the root
-    vct_max_nodes: int = 60_000    # the most any one VCT may search (0: no VCT at all)
+    vct_max_nodes: int = 0         # the most any one VCT may search (0: no VCT; see above)
     vct_share: float = 0.08        # the share of the move's time one VCT (ours, one opponent check) may use
     filter_share: float = 0.2      # the share of the move's time the root filter (opponent VCF, VCT) may use
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
