@@ -35,6 +35,7 @@ MIN_VCT_NODES = 300           # a VCT given fewer nodes than this is not worth s
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
+WARM_UP_NODES = 4096
 
 
 @dataclass(frozen=True)
@@ -118,12 +119,15 @@ class MctsPlayer:
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
         """Call every compiled kernel once on a small position so that numba loads (or builds) them now, not
-        during the first move. Time limits cannot do this: a short limit skips the kernels it has no time for."""
+        during the first move. Time limits cannot do this: a short limit skips the kernels it has no time for.
+
+        It works on a throwaway tree: warm-up runs at START, before the manager's ``INFO max_memory``, and a tree
+        of the default size made then pushed the process's peak over a tight limit."""
         board = Board(15)
         for x, y in ((7, 7), (8, 8), (7, 8), (8, 7), (7, 9)):
             board.play(x, y)
         st = new_state(board)
-        tree = self._tree_for(board, self._memory if self._memory >= 0 else 0)
+        tree = new_tree(WARM_UP_NODES)
         ws = self._workspace_for(st)
         color = board.to_move
         expand_root(st, tree, color, self.params, self.options.root_children, ws)
@@ -193,6 +197,7 @@ class MctsPlayer:
         """The tree, its root moved to this position when the game went through the old tree, else cleared."""
         if self.tree is None or max_memory != self._memory:
             self._memory = max_memory
+            self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
             self.tree = new_tree(tree_capacity(max_memory, NODE_BYTES))
             self._tree_history = []
             self._tree_board = None

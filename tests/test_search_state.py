@@ -1,0 +1,283 @@
+"""The search's incremental state (``brain.position``) and the line patterns it is made of (``brain.patterns``).
+
+The state is updated on every make and unmake instead of being recomputed; a single stale window key would feed the
+search wrong threats. So random make/unmake walks under every rule are checked against a fresh rebuild of the same
+stones, and the window keys against a key computed from scratch in plain Python. The pattern tables are then checked
+on hand-made lines (open three, broken three, four, straight four, five, overline, caro's blocked five), read
+through the state along every direction.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from brain.board import BLACK, EMPTY, WHITE, Board
+from brain.patterns import (
+    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
+    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, WINDOW_HALF, cell_tables,
+    offset_weight, pattern_tables,
+)
+from brain.position import I_LAST, I_STONES, State, make, new_state, unmake
+from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+
+RULES = {RULE_FREESTYLE: "freestyle", RULE_EXACT_FIVE: "exactly-five", RULE_RENJU: "renju", RULE_CARO: "caro"}
+WALK_STEPS = 150
+SCRATCH_EVERY = 25
+
+
+# --- incremental state == fresh rebuild ------------------------------------------------------------------------
+
+def assert_matches_rebuild(st: State, board: Board) -> None:
+    """Everything the search reads from `st` equals a state built afresh from `board`'s stones."""
+    fresh = new_state(board)
+    inner = fresh.interior
+    empty = inner[board.cells[inner] == EMPTY]
+    stones = int(fresh.info[I_STONES])
+    np.testing.assert_array_equal(st.cells, fresh.cells)
+    np.testing.assert_array_equal(st.keys[:, inner], fresh.keys[:, inner], "window keys")
+    np.testing.assert_array_equal(st.pat[:, empty], fresh.pat[:, empty], "line patterns")
+    np.testing.assert_array_equal(st.code[:, empty], fresh.code[:, empty], "cell codes")
+    np.testing.assert_array_equal(st.cls[:, empty], fresh.cls[:, empty], "cell classes")
+    np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
+    np.testing.assert_array_equal(st.cls_count, fresh.cls_count, "class counts")
+    np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
+    np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
+    assert st.hash[0] == fresh.hash[0], "Zobrist hash"
+    assert st.info[I_STONES] == stones and st.info[I_LAST] == fresh.info[I_LAST]
+    np.testing.assert_array_equal(st.history[:stones], fresh.history[:stones], "move history")
+
+
+def scratch_key(board: Board, idx: int, step: int, color: int) -> int:
+    """The window key of cell idx along `step` for `color`, from the cells alone (0 empty, 1 own, 2 anything else)."""
+    key = 0
+    for offset in range(-WINDOW_HALF, WINDOW_HALF + 1):
+        if offset == 0:
+            continue
+        cell = board.cells[idx + offset * step]
+        digit = 0 if cell == EMPTY else 1 if cell == color else 2
+        key += digit * offset_weight(offset)
+    return key
+
+
+def assert_matches_scratch(st: State, board: Board) -> None:
+    """Keys, patterns, classes and the per-side sums of `st` agree with a from-scratch reading of `board`."""
+    tables = pattern_tables(board.rule)
+    classes, scores = cell_tables(board.rule)
+    steps = (1, board.stride, board.stride + 1, board.stride - 1)
+    counts = np.zeros((2, CLASS_COUNT), dtype=np.int64)
+    sums = np.zeros(2, dtype=np.int64)
+    for x, y in board.empty_cells():
+        idx = board.index(x, y)
+        for side in (0, 1):
+            code = 0
+            for d, step in enumerate(steps):
+                key = scratch_key(board, idx, step, side + 1)
+                assert st.keys[side, idx, d] == key, f"key of {x},{y} side {side} direction {d}"
+                assert st.pat[side, idx, d] == tables[side, key], f"pattern of {x},{y} side {side} direction {d}"
+                code += int(tables[side, key]) * COMBO_WEIGHT[d]
+            assert st.cls[side, idx] == classes[side, code] and st.score[side, idx] == scores[side, code]
+            counts[side, classes[side, code]] += 1
+            sums[side] += scores[side, code]
+    np.testing.assert_array_equal(st.cls_count, counts)
+    np.testing.assert_array_equal(st.score_sum, sums)
+
+
+def walk_move(board: Board, rng: random.Random) -> tuple[int, int]:
+    """A random empty cell, most often next to a stone (so that lines build up), sometimes anywhere (edges too)."""
+    if board.history and rng.random() < 0.8:
+        last = rng.choice(board.history)
+        near = [(last.x + dx, last.y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        near = [p for p in near if board.is_empty(*p)]
+        if near:
+            return rng.choice(near)
+    return rng.choice(board.empty_cells())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
+def test_random_make_unmake_walk_keeps_the_state_equal_to_a_rebuild(rule, seed):
+    rng = random.Random(seed * 100 + rule)
+    board = Board(11, 9, rule) if seed == 2 else Board(15, rule=rule)
+    st = new_state(board)
+    for step in range(1, WALK_STEPS + 1):
+        if board.history and rng.random() < 0.35:
+            move = board.undo()
+            unmake(st, board.index(move.x, move.y))
+        else:
+            x, y = walk_move(board, rng)
+            color = rng.choice((BLACK, WHITE))  # not alternating: any mix of stones must stay consistent
+            make(st, board.index(x, y), color)
+            board.place(x, y, color)
+        assert_matches_rebuild(st, board)
+        if step % SCRATCH_EVERY == 0:
+            assert_matches_scratch(st, board)
+
+
+@pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
+def test_unmaking_every_stone_gives_back_the_empty_boards_state(rule):
+    rng = random.Random(rule)
+    board = Board(15, rule=rule)
+    st = new_state(board)
+    empty_hash = st.hash[0]
+    moves = []
+    for _ in range(40):
+        x, y = walk_move(board, rng)
+        board.place(x, y, board.to_move)
+        make(st, board.index(x, y), board.history[-1].color)
+        moves.append((x, y))
+    for x, y in reversed(moves):
+        unmake(st, board.index(x, y))
+    assert st.hash[0] == empty_hash
+    assert_matches_rebuild(st, Board(15, rule=rule))
+
+
+# --- line patterns of hand-made lines ------------------------------------------------------------------------
+# A line is a row of cells: X black, O white, . empty, * the (empty) cell whose pattern for black is read. It is laid
+# through the centre of a 15x15 board along one direction, so every direction must give the same pattern.
+
+DIRECTIONS = {"horizontal": (1, 0), "vertical": (0, 1), "diagonal": (1, 1), "anti-diagonal": (1, -1)}
+CENTRE = 7
+
+
+def line_board(line: str, direction: str, rule: int) -> tuple[Board, int, int]:
+    """The board with `line` laid along `direction`, the ``*`` cell's flat index, and the direction's number."""
+    dx, dy = DIRECTIONS[direction]
+    star = line.index("*")
+    board = Board(15, rule=rule)
+    for i, ch in enumerate(line):
+        x, y = CENTRE + (i - star) * dx, CENTRE + (i - star) * dy
+        if ch in "XO":
+            board.place(x, y, BLACK if ch == "X" else WHITE)
+    return board, board.index(CENTRE, CENTRE), list(DIRECTIONS).index(direction)
+
+
+def pattern_of(line: str, direction: str, rule: int, color: int = BLACK) -> int:
+    """The line pattern `color` makes by playing the ``*`` cell of `line`."""
+    board, idx, d = line_board(line, direction, rule)
+    return int(new_state(board).pat[color - 1, idx, d])
+
+
+LINES = [
+    # (what, line, rule, expected pattern for black)
+    ("two", "....X*.....", RULE_FREESTYLE, P_TWO),
+    ("closed two", "...OX*.....", RULE_FREESTYLE, P_TWO_C),
+    ("open three", "...XX*.....", RULE_FREESTYLE, P_THREE),
+    ("broken three", "...X.X*....", RULE_FREESTYLE, P_THREE),
+    ("closed three", "..OXX*.....", RULE_FREESTYLE, P_THREE_C),
+    ("three with no room", "..OXX*..O..", RULE_FREESTYLE, P_THREE_C),
+    ("straight four", "...XXX*....", RULE_FREESTYLE, P_FOUR_OPEN),
+    ("closed four", "..OXXX*....", RULE_FREESTYLE, P_FOUR),
+    ("broken four", "..XX.X*....", RULE_FREESTYLE, P_FOUR),
+    ("two fours on one line", "..X.X*X.X..", RULE_FREESTYLE, P_FOUR_OPEN),
+    ("five", "..XXXX*....", RULE_FREESTYLE, P_FIVE),
+    ("overline wins in freestyle", ".XXXXX*....", RULE_FREESTYLE, P_FIVE),
+    ("overline is nothing under exactly five", "OXXXXX*O...", RULE_EXACT_FIVE, P_NONE),
+    ("overline is a foul for renju black", ".XXXXX*....", RULE_RENJU, P_OVERLINE),
+    ("five point through an overline is a four in freestyle", "..XX*.XX...", RULE_FREESTYLE, P_FOUR),
+    ("overline point is no five point under exactly five", "..XX*.XX...", RULE_EXACT_FIVE, P_THREE_C),
+    ("exactly five wins under exactly five", ".OXXXX*O...", RULE_EXACT_FIVE, P_FIVE),
+    ("caro five blocked at both ends", "OXXXX*O....", RULE_CARO, P_NONE),
+    ("caro five blocked at one end", "OXXXX*.....", RULE_CARO, P_FIVE),
+    ("caro four whose five would be blocked", "OXXX*.O....", RULE_CARO, P_NONE),
+    ("caro four whose five stays open", "OXXX*......", RULE_CARO, P_FOUR),
+    ("freestyle four between two stones", "OXXX*.O....", RULE_FREESTYLE, P_FOUR),
+]
+
+
+@pytest.mark.parametrize("direction", list(DIRECTIONS))
+@pytest.mark.parametrize("what, line, rule, expected", LINES, ids=[case[0] for case in LINES])
+def test_line_pattern_of_a_hand_made_line(what, line, rule, expected, direction):
+    assert pattern_of(line, direction, rule) == expected
+
+
+def test_renju_white_overline_still_wins():
+    assert pattern_of(".OOOOO*....", "horizontal", RULE_RENJU, WHITE) == P_FIVE
+
+
+def test_board_edge_blocks_a_line_like_an_opponent_stone():
+    # Black's three against the left edge can only become a closed four; one cell in from the edge, a straight four.
+    at_edge = Board.from_diagram("XXX.....\n" + "........\n" * 4, RULE_FREESTYLE, BLACK)
+    one_in = Board.from_diagram(".XXX....\n" + "........\n" * 4, RULE_FREESTYLE, BLACK)
+    assert new_state(at_edge).pat[0, at_edge.index(3, 0), 0] == P_FOUR
+    assert new_state(one_in).pat[0, one_in.index(4, 0), 0] == P_FOUR_OPEN
+
+
+# --- cell classes: the four directions folded --------------------------------------------------------------------
+# The ``*`` cell's class for black.
+
+DOUBLE_FOUR = """
+        .....O...
+        .....X...
+        .....X...
+        .....X...
+        .OXXX*...
+        .........
+        .........
+    """
+CLASSES = [
+    ("five", RULE_FREESTYLE, C_FIVE, """
+        .........
+        .........
+        .XXXX*...
+        .........
+        .........
+    """),
+    ("open four", RULE_FREESTYLE, C_OPEN_FOUR, """
+        .........
+        .........
+        ..XXX*...
+        .........
+        .........
+    """),
+    ("four alone", RULE_FREESTYLE, C_FOUR, """
+        .........
+        .........
+        .OXXX*...
+        .........
+        .........
+    """),
+    ("open three alone", RULE_FREESTYLE, C_THREE, """
+        .........
+        .........
+        ...XX*...
+        .........
+        .........
+    """),
+    ("four-three", RULE_FREESTYLE, C_FOUR_THREE, """
+        .....O...
+        .....X...
+        .....X...
+        .....X...
+        ...XX*...
+        .........
+        .........
+    """),
+    ("three-three", RULE_FREESTYLE, C_THREE_THREE, """
+        .........
+        .....X...
+        .....X...
+        ...XX*...
+        .........
+        .........
+    """),
+    ("double four wins in freestyle", RULE_FREESTYLE, C_OPEN_FOUR, DOUBLE_FOUR),
+    ("double four is a renju foul", RULE_RENJU, C_FORBIDDEN, DOUBLE_FOUR),
+    ("overline is a renju foul", RULE_RENJU, C_FORBIDDEN, """
+        ...........
+        ...........
+        .XXX*XX....
+        ...........
+        ...........
+    """),
+]
+
+
+@pytest.mark.parametrize("what, rule, expected, diagram", CLASSES, ids=[case[0] for case in CLASSES])
+def test_cell_class_of_a_hand_made_position(what, rule, expected, diagram):
+    rows = [row.strip() for row in diagram.strip().splitlines()]
+    (x, y), = [(row.index("*"), r) for r, row in enumerate(rows) if "*" in row]
+    board = Board.from_diagram("\n".join(rows).replace("*", "."), rule, BLACK)
+    assert new_state(board).cls[0, board.index(x, y)] == expected
