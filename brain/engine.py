@@ -106,7 +106,7 @@ class MctsPlayer:
 
     name = "mcts"
 
-    def __init__(self, params: Params | None = None, seed: int | None = None, options: Options | None = None) -> None:
+    def __init__(self, params: Params | None = None, options: Options | None = None) -> None:
         self.params = params or Params()
         self.options = options or Options()
         self.tree: Tree | None = None

@@ -19,11 +19,11 @@ DEFAULT_ENGINE = "mcts"
 
 def _mcts(seed: int | None, settings: dict[str, str]) -> Player:
     params, options = configure(settings)
-    return MctsPlayer(params, seed=seed, options=options)
+    return MctsPlayer(params, options)  # the search is deterministic: no seed
 
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
-    "mcts": lambda seed: MctsPlayer(seed=seed),
+    "mcts": lambda seed: MctsPlayer(),
     "greedy": lambda seed: GreedyPlayer(),
     "random": RandomPlayer,
     "uct": lambda seed: UctPlayer(seed=seed),
