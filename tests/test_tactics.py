@@ -42,7 +42,7 @@ def position(diagram: str, to_move: int, rule: int = RULE_FREESTYLE) -> tuple[Bo
 @pytest.fixture(scope="module")
 def player() -> MctsPlayer:
     """One warmed-up engine for the whole module (its tree is reset for every position)."""
-    engine = MctsPlayer(seed=1)
+    engine = MctsPlayer()
     engine.warm_up()
     return engine
 
