@@ -44,7 +44,7 @@ class Options:
     ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
 
     The root VCT is off by default (``vct_max_nodes = 0``): in A/B games of one build, every VCT setting tried
-    scored worse than none at 0.5, 1 and 2 s per move (tournaments/reports/vct-ab.md). Turn it on with
+    scored worse than none at 0.5, 1 and 2 s per move (tournaments/reports/feature-ab.md). Turn it on with
     ``--set vct_max_nodes=60000``."""
 
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
