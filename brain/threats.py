@@ -274,6 +274,15 @@ def _attacker_moves(st: State, color: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int:
+    """Take back the four and its block that led from the level below to `level`; return the level below."""
+    level -= 1
+    unmake(st, block[level])
+    unmake(st, tried[level])
+    return level
+
+
+@njit(cache=True)
 def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
     """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
 
@@ -325,9 +334,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
             else:
                 if level == 0:
                     break
-                level -= 1
-                unmake(st, block[level])
-                unmake(st, tried[level])
+                level = _back_up(st, tried, block, level)
                 continue
         if nxt[level] >= count[level]:
             # every four failed here
@@ -336,9 +343,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
             tt_depth[slots[level]] = remaining
             if level == 0:
                 break
-            level -= 1
-            unmake(st, block[level])
-            unmake(st, tried[level])
+            level = _back_up(st, tried, block, level)
             continue
         m = cands[level, nxt[level]]
         nxt[level] += 1
@@ -364,9 +369,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
         entering = True
     # take back the lines still on the board
     while level > 0:
-        level -= 1
-        unmake(st, block[level])
-        unmake(st, tried[level])
+        level = _back_up(st, tried, block, level)
     return won
 
 
