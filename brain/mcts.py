@@ -1,5 +1,8 @@
 """Monte's search: PUCT Monte Carlo tree search with pattern priors, a tactical leaf evaluation and MCTS-Solver.
 
+Leaf values come from the pattern evaluation, or (``rollout_plies`` > 0) from a short tactical rollout; the
+tournament runner weighs one against the other (``pbrain-monte --set rollout_plies=20``).
+
 The tree is a struct of arrays (one slot per node, children of a node in consecutive slots), allocated once and
 reused across moves: a node's subtree survives when the game goes through it. Python calls ``search`` in short
 slices and checks the clock between them; numba has no clock.
@@ -18,7 +21,7 @@ import numpy as np
 
 from brain.jit import njit
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
-from brain.position import State, make, unmake
+from brain.position import I_STONES, State, make, unmake
 from brain.threats import Workspace, find_vcf, generate_moves
 
 MAX_DEPTH = 1100          # longer than any game on a 32x32 board
@@ -54,6 +57,8 @@ class Params(NamedTuple):
     vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
     vcf_plies: int = 14
     vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
+    rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
+    rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
 
 
 def new_tree(capacity: int) -> Tree:
@@ -119,6 +124,55 @@ def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
         if st.cls_count[op, C_FOUR_THREE] > 0:
             x -= 150.0
     return np.tanh(x / scale), 0
+
+
+@njit(cache=True)
+def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndarray, ws: Workspace,
+            line: np.ndarray) -> float:
+    """A tactical rollout from the position (side to move: `color`); the value for `color`.
+
+    Unlike the seed articles' random playouts it sees threats: each move is drawn among the few best that the
+    threat-first move generation offers (so a five is always taken, a five always blocked, an open three answered),
+    weighted like the priors. After ``rollout_plies`` plies without a result the pattern evaluation decides.
+    """
+    c = color
+    made = 0
+    value = 0.0
+    decided = False
+    capacity = st.interior.shape[0]
+    for _ in range(p.rollout_plies):
+        if st.cls_count[c - 1, C_FIVE] > 0:
+            value = 1.0 if c == color else -1.0
+            decided = True
+            break
+        if st.info[I_STONES] >= capacity:
+            decided = True  # a full board: a draw
+            break
+        n = generate_moves(st, c, moves, values, p.rollout_width, ws)
+        if n == 0:
+            value = -1.0 if c == color else 1.0
+            decided = True
+            break
+        total = 0.0
+        for i in range(n):
+            w = (max(values[i], 0.0) + 1.0) ** p.prior_power
+            values[i] = w
+            total += w
+        r = np.random.random() * total
+        k = 0
+        while k < n - 1 and r > values[k]:
+            r -= values[k]
+            k += 1
+        make(st, moves[k], c)
+        line[made] = moves[k]
+        made += 1
+        c = 3 - c
+    if not decided:
+        v, _ = evaluate(st, c, p.eval_scale)
+        value = v if c == color else -v
+    for i in range(made - 1, -1, -1):
+        unmake(st, line[i])
+    return value
 
 
 @njit(cache=True)
@@ -210,6 +264,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     path = np.empty(MAX_DEPTH, dtype=np.int32)
     moves = np.empty(512, dtype=np.int32)
     values = np.empty(512, dtype=np.float64)
+    line = np.empty(MAX_DEPTH, dtype=np.int32)
     root = tree.meta[M_ROOT]
     done = 0
     deepest = tree.meta[M_MAXDEPTH]
@@ -231,6 +286,8 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     value, proof = evaluate(st, c, p.eval_scale)
                     if proof != 0:
                         tree.proven[node] = proof
+                    elif p.rollout_plies > 0:
+                        value = rollout(st, c, p, moves, values, ws, line)
                     break
                 r = _expand(st, tree, node, c, p, p.max_children, p.vcf_nodes, moves, values, ws)
                 if r < 0:
