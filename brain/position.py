@@ -19,7 +19,7 @@ import numpy as np
 from brain.board import Board
 from brain.jit import njit
 from brain.patterns import (
-    C_FIVE, C_FORBIDDEN, CLASS_COUNT, COMBO_WEIGHT, WINDOW_HALF, cell_tables, offset_weight, pattern_tables,
+    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, WINDOW_HALF, cell_tables, offset_weight, pattern_tables,
 )
 from brain.rules import EMPTY, WALL
 
@@ -268,18 +268,4 @@ def five_points_near(st: State, idx: int, side: int, out: np.ndarray) -> int:
                 if not dup:
                     out[n] = q
                     n += 1
-    return n
-
-
-@njit(cache=True)
-def cells_of_class(st: State, side: int, min_class: int, out: np.ndarray) -> int:
-    """Every empty cell whose class for `side` is at least min_class (and not C_FORBIDDEN unless asked)."""
-    n = 0
-    for i in range(st.interior.shape[0]):
-        idx = st.interior[i]
-        if st.cells[idx] == EMPTY:
-            c = st.cls[side, idx]
-            if c >= min_class and (c != C_FORBIDDEN or min_class == C_FORBIDDEN):
-                out[n] = idx
-                n += 1
     return n

@@ -21,7 +21,7 @@ from brain.jit import njit
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_THREE,
 )
-from brain.position import I_RULE, I_STRIDE, State, cells_of_class, five_points_near, make, unmake
+from brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
 from brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
@@ -92,12 +92,32 @@ def playable(st: State, idx: int, color: int) -> bool:
 
 
 @njit(cache=True)
-def _first_of_class(st: State, side: int, cls: int, color: int) -> int:
+def first_of_class(st: State, side: int, cls: int, color: int) -> int:
+    """The first empty cell (row by row) of class `cls` for `side` that `color` may play, or -1."""
     for i in range(st.interior.shape[0]):
         idx = st.interior[i]
         if st.cells[idx] == EMPTY and st.cls[side, idx] == cls and playable(st, idx, color):
             return idx
     return -1
+
+
+@njit(cache=True)
+def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: np.ndarray, n: int,
+                   color: int) -> int:
+    """Append to out[n:] every empty cell whose class for `side` is at least min_class (never C_FORBIDDEN) and that
+    `color` may play; return the new count. With `fours_only`, three-three points are left out: they rank above a
+    plain four but make none, so they answer no threat."""
+    for i in range(st.interior.shape[0]):
+        idx = st.interior[i]
+        if st.cells[idx] != EMPTY:
+            continue
+        c = st.cls[side, idx]
+        if fours_only and c == C_THREE_THREE:
+            continue
+        if c >= min_class and c != C_FORBIDDEN and n < out.shape[0] and playable(st, idx, color):
+            out[n] = idx
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -123,17 +143,17 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     forced = -1
     if st.cls_count[me, C_FIVE] > 0:
         # 1. our five
-        forced = _first_of_class(st, me, C_FIVE, color)
+        forced = first_of_class(st, me, C_FIVE, color)
     if forced < 0 and st.cls_count[op, C_FIVE] > 0:
         # 2. the opponent's five must be blocked (two of them cannot be)
         if st.cls_count[op, C_FIVE] >= 2:
             return 0
-        forced = _first_of_class(st, op, C_FIVE, 3 - color)
+        forced = first_of_class(st, op, C_FIVE, 3 - color)
         if forced < 0 or not playable(st, forced, color):
             return 0
     if forced < 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
         # 3. our open four (wins: the opponent has no five, checked above)
-        forced = _first_of_class(st, me, C_OPEN_FOUR, color)
+        forced = first_of_class(st, me, C_OPEN_FOUR, color)
     if forced >= 0:
         out[0] = forced
         values[0] = 1e9
@@ -142,11 +162,9 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     if threat_count(st, op) > 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left
         cand = ws.cand
-        k = cells_of_class(st, op, C_FOUR, cand)
+        k = playable_cells(st, op, C_FOUR, False, cand, 0, color)
         for i in range(k):
             idx = cand[i]
-            if not playable(st, idx, color):
-                continue
             make(st, idx, color)
             ok = threat_count(st, op) == 0
             unmake(st, idx)
@@ -154,16 +172,14 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                 out[n] = idx
                 values[n] = cell_value(st, idx, me)
                 n += 1
-        k = cells_of_class(st, me, C_FOUR, cand)
+        k = playable_cells(st, me, C_FOUR, True, cand, 0, color)
         for i in range(k):
             idx = cand[i]
-            if st.cls[me, idx] == C_THREE_THREE:  # ranks above a four but makes none: no answer to a threat
-                continue
             dup = False
             for j in range(n):
                 if out[j] == idx:
                     dup = True
-            if not dup and n < out.shape[0] and playable(st, idx, color):
+            if not dup and n < out.shape[0]:
                 out[n] = idx
                 values[n] = cell_value(st, idx, me)
                 n += 1
@@ -241,7 +257,7 @@ def _attacker_moves(st: State, color: int, out: np.ndarray) -> int:
     if st.cls_count[op, C_FIVE] > 0:
         if st.cls_count[op, C_FIVE] >= 2:
             return 0
-        f = _first_of_class(st, op, C_FIVE, 3 - color)
+        f = first_of_class(st, op, C_FIVE, 3 - color)
         if f < 0 or st.cls[me, f] < C_FOUR or st.cls[me, f] == C_FORBIDDEN or st.cls[me, f] == C_THREE_THREE:
             return 0
         out[0] = f
@@ -313,7 +329,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
             entering = False
             # a new attacker node: the position after the blocks of levels < level
             if st.cls_count[me, C_FIVE] > 0:
-                f = _first_of_class(st, me, C_FIVE, color)
+                f = first_of_class(st, me, C_FIVE, color)
                 if f >= 0:
                     pv[2 * level] = f
                     pv[2 * level + 1] = -1

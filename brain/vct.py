@@ -20,10 +20,9 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import njit
-from brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_OPEN_FOUR, C_THREE, C_THREE_THREE
+from brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE
 from brain.position import State, make, unmake
-from brain.rules import EMPTY
-from brain.threats import playable
+from brain.threats import first_of_class, playable, playable_cells
 
 MAX_LEVELS = 24
 MAX_MOVES = 96
@@ -56,33 +55,6 @@ def new_vct_space(tt_bits: int = 16) -> VctSpace:
 
 
 @njit(cache=True)
-def _cells(st: State, side: int, min_class: int, fours_only: bool, out: np.ndarray, n: int, color: int) -> int:
-    """Append to out[n:] the playable empty cells whose class for `side` is at least min_class (with
-    `fours_only`, leaving out three-three points, which rank above a plain four but make none)."""
-    for i in range(st.interior.shape[0]):
-        idx = st.interior[i]
-        if st.cells[idx] != EMPTY:
-            continue
-        c = st.cls[side, idx]
-        if fours_only and c == C_THREE_THREE:
-            continue
-        if c >= min_class and c != C_FORBIDDEN and n < out.shape[0] and playable(st, idx, color):
-            out[n] = idx
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _single(st: State, side: int, cls: int) -> int:
-    """The first empty cell of class `cls` for `side`, or -1."""
-    for i in range(st.interior.shape[0]):
-        idx = st.interior[i]
-        if st.cells[idx] == EMPTY and st.cls[side, idx] == cls:
-            return idx
-    return -1
-
-
-@njit(cache=True)
 def _attack_moves(st: State, attacker: int, out: np.ndarray) -> int:
     """-1: the attacker wins now (a five, or an open four the defender cannot stop with a five); 0: no threat
     to make; else the count of threat moves written to out (the forced block first when there is one)."""
@@ -93,14 +65,14 @@ def _attack_moves(st: State, attacker: int, out: np.ndarray) -> int:
     if st.cls_count[d, C_FIVE] > 0:
         if st.cls_count[d, C_FIVE] >= 2:
             return 0
-        block = _single(st, d, C_FIVE)
+        block = first_of_class(st, d, C_FIVE, 3 - attacker)
         if block < 0 or st.cls[a, block] < C_THREE or not playable(st, block, attacker):
             return 0
         out[0] = block
         return 1
-    if st.cls_count[a, C_OPEN_FOUR] > 0 and _single(st, a, C_OPEN_FOUR) >= 0:
+    if st.cls_count[a, C_OPEN_FOUR] > 0 and first_of_class(st, a, C_OPEN_FOUR, attacker) >= 0:
         return -1
-    return _cells(st, a, C_THREE, False, out, 0, attacker)
+    return playable_cells(st, a, C_THREE, False, out, 0, attacker)
 
 
 @njit(cache=True)
@@ -115,7 +87,7 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
     if st.cls_count[a, C_FIVE] >= 2:
         return -1
     if st.cls_count[a, C_FIVE] == 1:
-        block = _single(st, a, C_FIVE)
+        block = first_of_class(st, a, C_FIVE, attacker)
         if block < 0 or not playable(st, block, defender):
             return -1
         out[0] = block
@@ -124,7 +96,7 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
         return -2
     # replies that leave the attacker no open-four point, then the defender's own fours
     n = 0
-    cand = _cells(st, a, C_FOUR, False, out, 0, defender)
+    cand = playable_cells(st, a, C_FOUR, False, out, 0, defender)
     for i in range(cand):
         m = out[i]
         make(st, m, defender)
@@ -134,7 +106,7 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
             out[n] = m
             n += 1
     start = n
-    n = _cells(st, d, C_FOUR, True, out, n, defender)
+    n = playable_cells(st, d, C_FOUR, True, out, n, defender)
     # drop duplicates of the defender's fours that were already kept as defences
     m = start
     for i in range(start, n):
@@ -216,9 +188,9 @@ def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: Vct
                 # hand the result to the parent
                 if level == 0:
                     if result:  # the attacker wins at once: its five, else its open four
-                        first_move = _single(st, attacker - 1, C_FIVE)
+                        first_move = first_of_class(st, attacker - 1, C_FIVE, attacker)
                         if first_move < 0:
-                            first_move = _single(st, attacker - 1, C_OPEN_FOUR)
+                            first_move = first_of_class(st, attacker - 1, C_OPEN_FOUR, attacker)
                     break
                 level -= 1
                 unmake(st, space.made[level])
