@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from brain.board import BLACK, WHITE, Board, opponent
+from brain.board import BLACK, Board, opponent
 from brain.rules import makes_five
 
 _POS_STONE = re.compile(r"([a-zA-Z])(\d+)")
