@@ -310,7 +310,10 @@ def test_crash_on_start_is_crash(spawn):
 
 
 def test_unasked_garbage_between_requests_forfeits(spawn):
-    client = spawn([sys.executable, "-c", "print('OK', flush=True); print('oops', flush=True); input()"])
+    # The fake reads stdin to its end, so it is still alive whenever the client writes (an input() that returns
+    # after the first line let it exit mid-handshake and turned the expected GARBAGE into a CRASH on a busy machine).
+    client = spawn([sys.executable, "-c",
+                    "import sys; print('OK', flush=True); print('oops', flush=True); sys.stdin.read()"])
     client.new_game(SETTINGS, WAIT_S)  # reads the OK; 'oops' arrives after it
     time.sleep(0.2)
     fault = fault_of(lambda: client.begin(WAIT_S))
