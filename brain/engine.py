@@ -131,7 +131,7 @@ class MctsPlayer:
         ws = self._workspace_for(st)
         color = board.to_move
         expand_root(st, tree, color, self.params, self.options.root_children, ws)
-        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws)
+        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
         find_vct(st, color, VCT_PLIES, 100, self._vct)
         search(st, tree, color, 64, self.params, ws)
@@ -164,7 +164,7 @@ class MctsPlayer:
         if count == 1:
             return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
 
-        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws):
+        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
         thinking = max(0.0, limits.soft_deadline - time.monotonic())

@@ -57,6 +57,7 @@ class Params(NamedTuple):
     vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
     vcf_plies: int = 14
     vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
+    vcf_chain: int = 1         # 1: the in-tree VCF follows dependent chains of fours only (see find_vcf)
     rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
     rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
 
@@ -187,7 +188,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     if vcf_nodes > 0 and n > 1:
         me = color - 1
         if st.cls_count[me, C_FOUR_THREE] > 0 or st.cls_count[me, C_FOUR] >= p.vcf_min_fours:
-            if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws):
+            if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws, p.vcf_chain != 0):
                 tree.proven[node] = 1
                 return -1
     start = tree.meta[M_NEXT]

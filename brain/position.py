@@ -253,10 +253,16 @@ def block_cell(st: State, idx: int) -> None:
 
 
 @njit(cache=True)
-def five_points_near(st: State, idx: int, side: int, out: np.ndarray) -> int:
-    """The cells on idx's four lines (within 5) where `side` would make five; written to `out`, count returned."""
+def five_points_near(st: State, idx: int, side: int, out: np.ndarray, dirs: int) -> int:
+    """The cells on idx's lines (within 5) where `side` would make five; written to `out`, count returned.
+
+    Only the directions in the bit mask `dirs` are scanned (bit d: direction d): a caller that just made a four
+    knows from the patterns which lines it is on, and a new five point can lie on no other line.
+    """
     n = 0
     for d in range(4):
+        if (dirs >> d) & 1 == 0:
+            continue
         step = st.steps[d]
         for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
             q = idx + o * step

@@ -19,7 +19,7 @@ import numpy as np
 
 from brain.jit import njit
 from brain.patterns import (
-    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_THREE,
+    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
 from brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
 from brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
@@ -27,6 +27,7 @@ from brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
 MAX_VCF_LEVELS = 40        # attacker moves on one line; a VCF longer than 80 plies does not occur on 32x32
 MAX_FOURS = 64
+CHAIN_SALT = np.uint64(0x9E3779B97F4A7C15)   # spreads a chain-mode VCF's previous four over its TT key
 
 
 class Workspace(NamedTuple):
@@ -41,6 +42,7 @@ class Workspace(NamedTuple):
     vcf_block: np.ndarray    # int32[levels]: the defender's forced block
     vcf_slots: np.ndarray    # int64[levels]
     vcf_hashes: np.ndarray   # uint64[levels]
+    vcf_forced: np.ndarray   # int8[levels]: 1 where the attacker had to block a five point
     fives: np.ndarray        # int32[16]
     pv: np.ndarray           # int32[2 * levels + 4]: the last VCF found, -1 ends it
     tt_keys: np.ndarray      # uint64[2^k]: VCF failures, by Zobrist hash
@@ -59,6 +61,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         vcf_block=np.zeros(levels, dtype=np.int32),
         vcf_slots=np.zeros(levels, dtype=np.int64),
         vcf_hashes=np.zeros(levels, dtype=np.uint64),
+        vcf_forced=np.zeros(levels, dtype=np.int8),
         fives=np.empty(16, dtype=np.int32),
         pv=np.full(2 * levels + 4, -1, dtype=np.int32),
         tt_keys=np.zeros(1 << tt_bits, dtype=np.uint64),
@@ -228,20 +231,26 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
 
 @njit(cache=True)
 def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
-    """Partial selection sort: the `limit` best moves first, in descending value."""
+    """Keep the `limit` best of the n moves, at the front in descending value (ties in their first order).
+
+    One pass with insertion into the kept list: most moves of a quiet position fall below the worst kept one and
+    cost a single comparison, where a selection sort would pay limit passes over all n."""
     keep = min(n, limit)
-    for i in range(keep):
-        best = i
-        for j in range(i + 1, n):
-            if values[j] > values[best]:
-                best = j
-        if best != i:
-            t = out[i]
-            out[i] = out[best]
-            out[best] = t
-            v = values[i]
-            values[i] = values[best]
-            values[best] = v
+    k = 0
+    for i in range(n):
+        m = out[i]
+        v = values[i]
+        if k == keep and v <= values[k - 1]:
+            continue
+        j = k if k < keep else keep - 1
+        while j > 0 and values[j - 1] < v:
+            out[j] = out[j - 1]
+            values[j] = values[j - 1]
+            j -= 1
+        out[j] = m
+        values[j] = v
+        if k < keep:
+            k += 1
     return keep
 
 
@@ -249,9 +258,21 @@ def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
 # VCF
 
 @njit(cache=True)
-def _attacker_moves(st: State, color: int, out: np.ndarray) -> int:
+def _is_four_move(st: State, idx: int, me: int) -> bool:
+    """Whether side `me` makes a four (or better) on the empty cell idx, renju fouls and three-threes aside."""
+    if st.cells[idx] != EMPTY:
+        return False
+    c = st.cls[me, idx]
+    return c >= C_FOUR and c != C_FORBIDDEN and c != C_THREE_THREE
+
+
+@njit(cache=True)
+def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     """The moves the attacker may try at a VCF node: the forced block if the defender has a five point (only when
-    that block is itself a four), else every four-making move, four-threes first. -1 means the node is lost."""
+    that block is itself a four), else the four-making moves, four-threes first; 0 means none.
+
+    With near >= 0 only the fours on the lines through `near` (the attacker's last four) are collected: the chain
+    mode of the in-tree VCF, a few cells instead of the whole board."""
     me = color - 1
     op = 1 - me
     if st.cls_count[op, C_FIVE] > 0:
@@ -262,31 +283,52 @@ def _attacker_moves(st: State, color: int, out: np.ndarray) -> int:
             return 0
         out[0] = f
         return 1
-    # four-threes (and better) at the front, plain fours at the back: one scan
+    # four-threes (and better) at the front, plain fours at the back
     n = 0
     tail = out.shape[0]
-    wanted = st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_OPEN_FOUR]
-    found = 0
-    for i in range(st.interior.shape[0]):
-        if found >= wanted:
-            break
-        idx = st.interior[i]
-        if st.cells[idx] != EMPTY:
-            continue
-        c = st.cls[me, idx]
-        if c < C_FOUR or c == C_FORBIDDEN or c == C_THREE_THREE or n >= tail:
-            continue
-        found += 1
-        if c >= C_FOUR_THREE:
-            out[n] = idx
-            n += 1
-        else:
-            tail -= 1
-            out[tail] = idx
+    if near < 0:
+        wanted = st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_OPEN_FOUR]
+        found = 0
+        for i in range(st.interior.shape[0]):
+            if found >= wanted or n >= tail:
+                break
+            idx = st.interior[i]
+            if _is_four_move(st, idx, me):
+                found += 1
+                if st.cls[me, idx] >= C_FOUR_THREE:
+                    out[n] = idx
+                    n += 1
+                else:
+                    tail -= 1
+                    out[tail] = idx
+    else:
+        for d in range(4):
+            step = st.steps[d]
+            for o in range(-WINDOW_HALF + 1, WINDOW_HALF):
+                idx = near + o * step
+                if o == 0 or n >= tail or not _is_four_move(st, idx, me):
+                    continue
+                if st.cls[me, idx] >= C_FOUR_THREE:
+                    out[n] = idx
+                    n += 1
+                else:
+                    tail -= 1
+                    out[tail] = idx
     for j in range(tail, out.shape[0]):
         out[n] = out[j]
         n += 1
     return n
+
+
+@njit(cache=True)
+def four_lines(st: State, idx: int, side: int) -> int:
+    """Bit mask of the directions along which `side` playing the empty cell idx makes a four (open or not)."""
+    dirs = 0
+    for d in range(4):
+        p = st.pat[side, idx, d]
+        if p == P_FOUR or p == P_FOUR_OPEN:
+            dirs |= 1 << d
+    return dirs
 
 
 @njit(cache=True)
@@ -299,11 +341,17 @@ def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int
 
 
 @njit(cache=True)
-def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
+def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace, chain: bool) -> bool:
     """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
 
     An iterative depth-first search (numba cannot reload a cached recursive function): level l holds the
     attacker's candidate fours, the one being tried and the defender's forced block.
+
+    With `chain`, every four after the first must lie on a line through the attacker's previous four, unless that
+    one was a forced block (a dependent chain, as in Allis's threat-space search): a few cells to scan instead of
+    the whole board, and no permutations of unrelated fours, so it is several times cheaper. It misses the wins that join two separate
+    groups of fours; the tree search uses it, the root search does not. Its failures are kept apart in the
+    transposition table (they depend on the previous four) so they never cut a full search short.
     """
     me = color - 1
     levels = min(max_ply // 2 + 1, MAX_VCF_LEVELS)
@@ -335,7 +383,11 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
                     pv[2 * level + 1] = -1
                     won = True
                     break
+            # chain mode: the fours on the previous four's lines, unless that four was a forced block
+            near = tried[level - 1] if chain and level > 0 and ws.vcf_forced[level - 1] == 0 else -1
             h = st.hash[0] ^ np.uint64(color)
+            if chain:  # every chain-mode entry, the first level's too, is salted
+                h ^= np.uint64(near + 2) * CHAIN_SALT
             slot = h & mask
             remaining = max_ply - 2 * level
             fail = budget <= 0 or remaining <= 0 or level >= levels
@@ -343,7 +395,8 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
                 fail = True
             if not fail:
                 budget -= 1
-                count[level] = _attacker_moves(st, color, cands[level])
+                count[level] = _attacker_moves(st, color, cands[level], near)
+                ws.vcf_forced[level] = 1 if st.cls_count[1 - me, C_FIVE] > 0 else 0
                 nxt[level] = 0
                 hashes[level] = h
                 slots[level] = slot
@@ -365,15 +418,17 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
         nxt[level] += 1
         if not playable(st, m, color):
             continue
+        dirs = four_lines(st, m, me)
         make(st, m, color)
-        k = five_points_near(st, m, me, fp)
+        k = five_points_near(st, m, me, fp, dirs)
         if k >= 2 or (k == 1 and is_renju_black(st, 3 - color) and not playable(st, fp[0], 3 - color)):
             pv[2 * level] = m
             pv[2 * level + 1] = -1
             unmake(st, m)
             won = True
             break
-        if k == 0:
+        if k == 0 or budget <= 0 or max_ply - 2 * (level + 1) <= 0 or level + 1 >= levels:
+            # no four after all, or the level below would give up at once: no need to play the block
             unmake(st, m)
             continue
         make(st, fp[0], 3 - color)
@@ -393,6 +448,6 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
 def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
     """Whether, after `color` plays idx, the opponent wins by VCF."""
     make(st, idx, color)
-    lost = find_vcf(st, 3 - color, max_ply, node_budget, ws)
+    lost = find_vcf(st, 3 - color, max_ply, node_budget, ws, False)
     unmake(st, idx)
     return lost

@@ -27,7 +27,7 @@ def threat_win_board() -> Board:
 def test_vct_finds_a_win_that_vcf_cannot():
     board = threat_win_board()
     st = new_state(board)
-    assert not find_vcf(st, BLACK, 40, 100_000, new_workspace(st.cells.shape[0]))
+    assert not find_vcf(st, BLACK, 40, 100_000, new_workspace(st.cells.shape[0]), False)
     move = find_vct(st, BLACK, 14, 60_000, new_vct_space())
     assert move >= 0 and board.is_empty(*board.coords(move))
 

@@ -1,0 +1,47 @@
+"""Move generation's ordering: the tree search keeps only the best few moves of a quiet node as children, so the
+selection of those few must be right -- the `limit` best by cell value, best first, equal values in board order."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from brain.board import Board
+from brain.position import new_state
+from brain.threats import _keep_best, cell_value, generate_moves, new_workspace
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_keep_best_keeps_the_limit_best_in_descending_order_ties_in_first_order(seed):
+    rng = random.Random(seed)
+    n = rng.randint(0, 80)
+    limit = rng.randint(1, 40)
+    # few distinct values, so that ties are common
+    values = np.array([rng.choice([0.0, 1.0, 2.5, 7.0, rng.random()]) for _ in range(n)], dtype=np.float64)
+    moves = np.arange(100, 100 + n, dtype=np.int32)
+    expected = sorted(range(n), key=lambda i: (-values[i], i))[:limit]
+    want_values = [float(values[i]) for i in expected]
+    kept = _keep_best(moves, values, n, limit)
+    assert kept == min(n, limit)
+    assert [int(m) - 100 for m in moves[:kept]] == expected
+    assert [float(v) for v in values[:kept]] == want_values
+
+
+def test_quiet_node_children_are_the_best_valued_cells_near_the_stones():
+    board = Board(15)
+    for x, y in ((7, 7), (8, 8), (8, 6), (6, 8), (9, 7)):
+        board.play(x, y)
+    st = new_state(board)
+    me = board.to_move - 1
+    near = [int(i) for i in st.interior if st.cells[i] == 0 and st.near[i] > 0]
+    best_first = sorted(near, key=lambda i: -cell_value(st, i, me))
+    out = np.empty(512, dtype=np.int32)
+    values = np.empty(512, dtype=np.float64)
+    n = generate_moves(st, board.to_move, out, values, 10, new_workspace(st.cells.shape[0]))
+    assert n == 10
+    assert list(values[:n]) == sorted(values[:n], reverse=True)
+    # the kept ones are worth at least as much as every cell left out
+    assert min(values[:n]) >= cell_value(st, best_first[10], me)
+    assert set(int(m) for m in out[:n]) <= set(near)
