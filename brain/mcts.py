@@ -19,12 +19,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import njit
+from brain.jit import kernel
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
 from brain.position import I_STONES, State, make, unmake
 from brain.threats import Workspace, find_vcf, generate_moves
 
-MAX_DEPTH = 1100          # longer than any game on a 32x32 board
 NODE_BYTES = 4 + 4 + 2 + 4 + 4 + 4 + 1
 
 # meta[] slots
@@ -79,7 +78,7 @@ def new_tree(capacity: int) -> Tree:
     return tree
 
 
-@njit(cache=True)
+@kernel
 def reset_tree(tree: Tree) -> None:
     """Drop every node; the root becomes a fresh slot 0."""
     tree.meta[M_NEXT] = 1
@@ -93,7 +92,7 @@ def reset_tree(tree: Tree) -> None:
     tree.proven[0] = 0
 
 
-@njit(cache=True)
+@kernel
 def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
     """(value for the side to move, proof) of a position from its patterns alone.
 
@@ -127,7 +126,7 @@ def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
     return np.tanh(x / scale), 0
 
 
-@njit(cache=True)
+@kernel
 def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndarray, ws: Workspace,
             line: np.ndarray) -> float:
     """A tactical rollout from the position (side to move: `color`); the value for `color`.
@@ -176,7 +175,7 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
     return value
 
 
-@njit(cache=True)
+@kernel
 def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int, vcf_nodes: int,
             moves: np.ndarray, values: np.ndarray, ws: Workspace) -> int:
     """Give `node` its children. Returns 1 if expanded, 0 if the tree is full, -1 if the node is lost or won
@@ -214,7 +213,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     return 1
 
 
-@njit(cache=True)
+@kernel
 def _select(tree: Tree, node: int, p: Params) -> int:
     """The child to descend into: a proven win at once, else the best PUCT score among unproven children."""
     first = tree.first[node]
@@ -241,7 +240,7 @@ def _select(tree: Tree, node: int, p: Params) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def _settle(tree: Tree, node: int) -> None:
     """Apply the solver rules to `node` from its children's proofs."""
     first = tree.first[node]
@@ -259,13 +258,13 @@ def _settle(tree: Tree, node: int) -> None:
         tree.proven[node] = -1
 
 
-@njit(cache=True)
+@kernel
 def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace) -> int:
     """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran."""
-    path = np.empty(MAX_DEPTH, dtype=np.int32)
-    moves = np.empty(512, dtype=np.int32)
-    values = np.empty(512, dtype=np.float64)
-    line = np.empty(MAX_DEPTH, dtype=np.int32)
+    path = ws.path
+    moves = ws.moves
+    values = ws.values
+    line = ws.line
     root = tree.meta[M_ROOT]
     done = 0
     deepest = tree.meta[M_MAXDEPTH]
@@ -325,7 +324,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     return done
 
 
-@njit(cache=True)
+@kernel
 def best_child(tree: Tree, node: int) -> int:
     """The move to play from `node`, in order of priority: a child proven lost for the opponent (a win for us);
     else the most-visited child not proven won for the opponent; else (all lose) the most-visited child."""
@@ -351,7 +350,7 @@ def best_child(tree: Tree, node: int) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def find_child(tree: Tree, node: int, move: int) -> int:
     """The child of `node` reached by `move`, or -1."""
     first = tree.first[node]
@@ -361,7 +360,7 @@ def find_child(tree: Tree, node: int, move: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace) -> int:
     """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
     engine's job). Returns the child count (0: none)."""
@@ -370,7 +369,5 @@ def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Wo
         # a root the last search proved (an in-tree VCF, a leaf's evaluation) may have no children yet: it needs
         # them to play the proof out
         tree.proven[root] = 0
-        moves = np.empty(512, dtype=np.int32)
-        values = np.empty(512, dtype=np.float64)
-        _expand(st, tree, root, color, p, limit, 0, moves, values, ws)
+        _expand(st, tree, root, color, p, limit, 0, ws.moves, ws.values, ws)
     return tree.count[root]

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.board import Board
-from brain.jit import njit
+from brain.jit import kernel
 from brain.patterns import (
     C_FIVE, CLASS_COUNT, COMBO_WEIGHT, WINDOW_HALF, cell_tables, offset_weight, pattern_tables,
 )
@@ -102,7 +102,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
     return state
 
 
-@njit(cache=True)
+@kernel
 def _window_key(cells: np.ndarray, idx: int, step: int, color: int, weights: np.ndarray) -> int:
     key = 0
     for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
@@ -115,7 +115,7 @@ def _window_key(cells: np.ndarray, idx: int, step: int, color: int, weights: np.
     return key
 
 
-@njit(cache=True)
+@kernel
 def _refresh_cell(st: State, idx: int) -> None:
     """Look up class and score of the empty cell idx from its cell code, and fold them into the per-side sums."""
     for s in range(2):
@@ -130,7 +130,7 @@ def _refresh_cell(st: State, idx: int) -> None:
         st.score_sum[s] += sc
 
 
-@njit(cache=True)
+@kernel
 def _recode(st: State, idx: int) -> None:
     """Recompute idx's four patterns and its cell code from its window keys, for both sides."""
     for s in range(2):
@@ -142,7 +142,7 @@ def _recode(st: State, idx: int) -> None:
         st.code[s, idx] = code
 
 
-@njit(cache=True)
+@kernel
 def init_state(st: State) -> None:
     """Compute keys, patterns, classes and sums of an empty board (cells already framed)."""
     st.cls_count[:, :] = 0
@@ -162,7 +162,7 @@ def init_state(st: State) -> None:
         _refresh_cell(st, idx)
 
 
-@njit(cache=True)
+@kernel
 def _leave_sums(st: State, idx: int) -> None:
     for s in range(2):
         st.cls_count[s, st.cls[s, idx]] -= 1
@@ -171,7 +171,7 @@ def _leave_sums(st: State, idx: int) -> None:
         st.score[s, idx] = 0
 
 
-@njit(cache=True)
+@kernel
 def _shift_neighbours(st: State, idx: int, sign: int) -> None:
     stride = st.info[I_STRIDE]
     for dy in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
@@ -179,7 +179,7 @@ def _shift_neighbours(st: State, idx: int, sign: int) -> None:
             st.near[idx + dy * stride + dx] += sign
 
 
-@njit(cache=True)
+@kernel
 def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> None:
     """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells."""
     for d in range(4):
@@ -208,7 +208,7 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> No
                     _refresh_cell(st, q)
 
 
-@njit(cache=True)
+@kernel
 def make(st: State, idx: int, color: int) -> None:
     """Put a `color` stone on the empty cell idx."""
     _leave_sums(st, idx)
@@ -224,7 +224,7 @@ def make(st: State, idx: int, color: int) -> None:
     st.info[I_LAST] = idx
 
 
-@njit(cache=True)
+@kernel
 def unmake(st: State, idx: int) -> None:
     """Take the last stone (on idx) back."""
     color = st.cells[idx]
@@ -244,7 +244,7 @@ def unmake(st: State, idx: int) -> None:
     st.info[I_LAST] = st.history[n - 1] if n > 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def block_cell(st: State, idx: int) -> None:
     """Turn an empty cell into a wall for both sides (a continuous game's marker stone)."""
     _leave_sums(st, idx)
@@ -252,7 +252,7 @@ def block_cell(st: State, idx: int) -> None:
     _update_lines(st, idx, 2, 2)
 
 
-@njit(cache=True)
+@kernel
 def five_points_near(st: State, idx: int, side: int, out: np.ndarray, dirs: int) -> int:
     """The cells on idx's lines (within 5) where `side` would make five; written to `out`, count returned.
 

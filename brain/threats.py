@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import njit
+from brain.jit import kernel
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
@@ -31,8 +31,10 @@ CHAIN_SALT = np.uint64(0x9E3779B97F4A7C15)   # spreads a chain-mode VCF's previo
 
 
 class Workspace(NamedTuple):
-    """Scratch arrays for move generation and VCF, allocated once per search instead of once per call (an
-    allocation per tree node cost a third of the search speed). VCF never runs inside VCF, so one set suffices."""
+    """Scratch arrays for the tree search, move generation and VCF, allocated once per search instead of once per
+    call (an allocation per tree node cost a third of the search speed; and kernels that allocate nothing run
+    without numba's reference counting, see ``brain.jit.kernel``). VCF never runs inside VCF, nor a search inside a
+    search, so one set suffices."""
 
     cand: np.ndarray         # int32[cells]: defence candidates
     vcf_cands: np.ndarray    # int32[levels, MAX_FOURS]: the attacker's fours at each level
@@ -47,6 +49,10 @@ class Workspace(NamedTuple):
     pv: np.ndarray           # int32[2 * levels + 4]: the last VCF found, -1 ends it
     tt_keys: np.ndarray      # uint64[2^k]: VCF failures, by Zobrist hash
     tt_depth: np.ndarray     # int16[2^k]: plies left when the failure was seen
+    moves: np.ndarray        # int32[cells]: tree search: a node's generated moves
+    values: np.ndarray       # float64[cells]: ...and their values
+    path: np.ndarray         # int32[cells]: tree search: the nodes from the root to the leaf
+    line: np.ndarray         # int32[cells]: tree search: a rollout's moves
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -66,16 +72,20 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         pv=np.full(2 * levels + 4, -1, dtype=np.int32),
         tt_keys=np.zeros(1 << tt_bits, dtype=np.uint64),
         tt_depth=np.full(1 << tt_bits, -1, dtype=np.int16),
+        moves=np.empty(cells, dtype=np.int32),
+        values=np.empty(cells, dtype=np.float64),
+        path=np.empty(cells, dtype=np.int32),
+        line=np.empty(cells, dtype=np.int32),
     )
 
 
-@njit(cache=True)
+@kernel
 def is_renju_black(st: State, color: int) -> bool:
     """Whether forbidden points apply to `color` here."""
     return color == BLACK and (st.info[I_RULE] & RULE_RENJU) != 0
 
 
-@njit(cache=True)
+@kernel
 def playable(st: State, idx: int, color: int) -> bool:
     """Whether `color` may play the empty cell idx (renju: black's fouls excluded, checked exactly when in doubt)."""
     if not is_renju_black(st, color):
@@ -94,7 +104,7 @@ def playable(st: State, idx: int, color: int) -> bool:
     return not is_forbidden(st.cells, st.info[I_STRIDE], idx, 0)
 
 
-@njit(cache=True)
+@kernel
 def first_of_class(st: State, side: int, cls: int, color: int) -> int:
     """The first empty cell (row by row) of class `cls` for `side` that `color` may play, or -1."""
     for i in range(st.interior.shape[0]):
@@ -104,7 +114,7 @@ def first_of_class(st: State, side: int, cls: int, color: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: np.ndarray, n: int,
                    color: int) -> int:
     """Append to out[n:] every empty cell whose class for `side` is at least min_class (never C_FORBIDDEN) and that
@@ -123,19 +133,19 @@ def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: 
     return n
 
 
-@njit(cache=True)
+@kernel
 def threat_count(st: State, side: int) -> int:
     """How many empty cells would give `side` a win-making threat (open four, four-three) if it moved there."""
     return st.cls_count[side, C_OPEN_FOUR] + st.cls_count[side, C_FOUR_THREE]
 
 
-@njit(cache=True)
+@kernel
 def cell_value(st: State, idx: int, me: int) -> float:
     """How good idx is for side `me`: what it builds plus most of what it denies the opponent."""
     return st.score[me, idx] + DEFENCE_WEIGHT * st.score[1 - me, idx]
 
 
-@njit(cache=True)
+@kernel
 def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, limit: int, ws: Workspace) -> int:
     """Fill out[:n] with the moves worth searching for `color` to move, values[:n] with their cell values.
 
@@ -229,7 +239,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     return min(n, limit)
 
 
-@njit(cache=True)
+@kernel
 def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
     """Keep the `limit` best of the n moves, at the front in descending value (ties in their first order).
 
@@ -257,7 +267,7 @@ def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
 # ---------------------------------------------------------------------------------------------------------------
 # VCF
 
-@njit(cache=True)
+@kernel
 def _is_four_move(st: State, idx: int, me: int) -> bool:
     """Whether side `me` makes a four (or better) on the empty cell idx, renju fouls and three-threes aside."""
     if st.cells[idx] != EMPTY:
@@ -266,7 +276,7 @@ def _is_four_move(st: State, idx: int, me: int) -> bool:
     return c >= C_FOUR and c != C_FORBIDDEN and c != C_THREE_THREE
 
 
-@njit(cache=True)
+@kernel
 def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     """The moves the attacker may try at a VCF node: the forced block if the defender has a five point (only when
     that block is itself a four), else the four-making moves, four-threes first; 0 means none.
@@ -320,7 +330,7 @@ def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def four_lines(st: State, idx: int, side: int) -> int:
     """Bit mask of the directions along which `side` playing the empty cell idx makes a four (open or not)."""
     dirs = 0
@@ -331,7 +341,7 @@ def four_lines(st: State, idx: int, side: int) -> int:
     return dirs
 
 
-@njit(cache=True)
+@kernel
 def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int:
     """Take back the four and its block that led from the level below to `level`; return the level below."""
     level -= 1
@@ -340,7 +350,7 @@ def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int
     return level
 
 
-@njit(cache=True)
+@kernel
 def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace, chain: bool) -> bool:
     """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
 
@@ -444,7 +454,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
     return won
 
 
-@njit(cache=True)
+@kernel
 def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
     """Whether, after `color` plays idx, the opponent wins by VCF."""
     make(st, idx, color)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import njit
+from brain.jit import kernel
 from brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE
 from brain.position import State, make, unmake
 from brain.threats import first_of_class, playable, playable_cells
@@ -54,7 +54,7 @@ def new_vct_space(tt_bits: int = 16) -> VctSpace:
     )
 
 
-@njit(cache=True)
+@kernel
 def _attack_moves(st: State, attacker: int, out: np.ndarray) -> int:
     """-1: the attacker wins now (a five, or an open four the defender cannot stop with a five); 0: no threat
     to make; else the count of threat moves written to out (the forced block first when there is one)."""
@@ -75,7 +75,7 @@ def _attack_moves(st: State, attacker: int, out: np.ndarray) -> int:
     return playable_cells(st, a, C_THREE, False, out, 0, attacker)
 
 
-@njit(cache=True)
+@kernel
 def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
     """-1: the defender is lost now; -2: the attacker made no threat (the defender is safe); else the count of
     replies worth trying, written to out."""
@@ -123,7 +123,7 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
     return m
 
 
-@njit(cache=True)
+@kernel
 def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> int:
     """The attacker's first move of a win by continuous threats within max_ply plies, or -1.
 
@@ -141,7 +141,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> tuple[int, int]:
     """One depth-limited AND/OR search; returns (the attacker's first winning move or -1, nodes used)."""
     levels = min(max_ply + 1, MAX_LEVELS)
