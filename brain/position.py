@@ -116,18 +116,24 @@ def _window_key(cells: np.ndarray, idx: int, step: int, color: int, weights: np.
 
 
 @kernel
+def _refresh_side(st: State, s: int, idx: int) -> None:
+    """Look up side s's class and score of the empty cell idx from its cell code; fold them into s's sums."""
+    st.cls_count[s, st.cls[s, idx]] -= 1
+    st.score_sum[s] -= st.score[s, idx]
+    code = st.code[s, idx]
+    c = st.cls_lut[s, code]
+    sc = st.score_lut[s, code]
+    st.cls[s, idx] = c
+    st.score[s, idx] = sc
+    st.cls_count[s, c] += 1
+    st.score_sum[s] += sc
+
+
+@kernel
 def _refresh_cell(st: State, idx: int) -> None:
-    """Look up class and score of the empty cell idx from its cell code, and fold them into the per-side sums."""
-    for s in range(2):
-        st.cls_count[s, st.cls[s, idx]] -= 1
-        st.score_sum[s] -= st.score[s, idx]
-        code = st.code[s, idx]
-        c = st.cls_lut[s, code]
-        sc = st.score_lut[s, code]
-        st.cls[s, idx] = c
-        st.score[s, idx] = sc
-        st.cls_count[s, c] += 1
-        st.score_sum[s] += sc
+    """Both sides' class and score of the empty cell idx (see _refresh_side)."""
+    _refresh_side(st, 0, idx)
+    _refresh_side(st, 1, idx)
 
 
 @kernel
@@ -175,37 +181,45 @@ def _leave_sums(st: State, idx: int) -> None:
 def _shift_neighbours(st: State, idx: int, sign: int) -> None:
     stride = st.info[I_STRIDE]
     for dy in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
+        row = idx + dy * stride
         for dx in range(-NEIGHBOUR_RADIUS, NEIGHBOUR_RADIUS + 1):
-            st.near[idx + dy * stride + dx] += sign
+            st.near[np.uint64(row + dx)] += sign  # unsigned: see _update_lines
 
 
 @kernel
 def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> None:
-    """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells."""
+    """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells.
+
+    Indices are unsigned here: numba wraps negative indices around, a test and a fix-up per access, and this loop
+    makes a third of all array accesses of the search."""
     for d in range(4):
         step = st.steps[d]
+        du = np.uint64(d)
         for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
             if o == 0:
                 continue
-            q = idx + o * step
+            q = np.uint64(idx + o * step)
             if st.cells[q] == WALL:
                 continue
-            w = st.weights[-o + WINDOW_HALF]
-            kb = st.keys[0, q, d] + delta_black * w
-            kw = st.keys[1, q, d] + delta_white * w
-            st.keys[0, q, d] = kb
-            st.keys[1, q, d] = kw
+            w = st.weights[np.uint64(WINDOW_HALF - o)]
+            kb = np.uint64(st.keys[0, q, du] + delta_black * w)
+            kw = np.uint64(st.keys[1, q, du] + delta_white * w)
+            st.keys[0, q, du] = kb
+            st.keys[1, q, du] = kw
             if st.cells[q] == EMPTY:
+                # a side's class and score change only where its pattern did: refresh that side alone
                 pb = st.tables[0, kb]
+                ob = st.pat[0, q, du]
+                if pb != ob:
+                    st.pat[0, q, du] = pb
+                    st.code[0, q] += (np.int32(pb) - np.int32(ob)) * st.combo[du]
+                    _refresh_side(st, 0, q)
                 pw = st.tables[1, kw]
-                ob = st.pat[0, q, d]
-                ow = st.pat[1, q, d]
-                if pb != ob or pw != ow:
-                    st.pat[0, q, d] = pb
-                    st.pat[1, q, d] = pw
-                    st.code[0, q] += (np.int32(pb) - np.int32(ob)) * st.combo[d]
-                    st.code[1, q] += (np.int32(pw) - np.int32(ow)) * st.combo[d]
-                    _refresh_cell(st, q)
+                ow = st.pat[1, q, du]
+                if pw != ow:
+                    st.pat[1, q, du] = pw
+                    st.code[1, q] += (np.int32(pw) - np.int32(ow)) * st.combo[du]
+                    _refresh_side(st, 1, q)
 
 
 @kernel
