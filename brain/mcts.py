@@ -260,8 +260,14 @@ def _settle(tree: Tree, node: int) -> None:
 
 @kernel
 def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace) -> int:
-    """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran."""
+    """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran.
+
+    An iteration does not take its moves back at its end: the next one mostly walks down the same first moves, so
+    only the part of the old path below where the new one leaves it is unmade (``made`` moves, path[1..made], are
+    on the board). Where an iteration reads the state -- at a node without children -- it is that node's: the old
+    path cannot have gone deeper through a node without children. Everything is unmade before returning."""
     path = ws.path
+    made = 0
     moves = ws.moves
     values = ws.values
     line = ws.line
@@ -301,7 +307,12 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 _settle(tree, node)
                 value = float(tree.proven[node]) if tree.proven[node] != 0 else -1.0
                 break
-            make(st, tree.move[child], c)
+            if made <= depth or path[depth + 1] != child:  # leaving the moves already made
+                while made > depth:
+                    unmake(st, tree.move[path[made]])
+                    made -= 1
+                make(st, tree.move[child], c)
+                made = depth + 1
             c = 3 - c
             node = child
             depth += 1
@@ -317,9 +328,10 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             v = -v
             if d < depth and tree.proven[path[d + 1]] != 0:
                 _settle(tree, n)
-        for d in range(depth, 0, -1):
-            unmake(st, tree.move[path[d]])
         done += 1
+    while made > 0:
+        unmake(st, tree.move[path[made]])
+        made -= 1
     tree.meta[M_MAXDEPTH] = deepest
     return done
 

@@ -1,0 +1,58 @@
+"""The tree search's bookkeeping of the position: an iteration leaves its moves on the board and the next one takes
+back only the part of the old path it leaves (``brain.mcts.search``). A slip there would evaluate nodes on the wrong
+position, so the search is checked against itself run one iteration per call (each call starts and ends on the
+root's position) and against the position it was given."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from brain.board import Board
+from brain.mcts import Params, new_tree, search
+from brain.position import new_state
+from brain.threats import new_workspace
+
+GAMES = {
+    "15x15 middle game": (15, [(7, 7), (7, 8), (5, 8), (6, 9), (5, 10), (5, 9), (6, 7), (8, 7), (4, 9), (7, 6),
+                               (6, 5), (6, 11), (6, 10), (3, 10), (5, 5)]),
+    "20x20 opening": (20, [(10, 10), (11, 11), (9, 11)]),
+}
+
+
+def board_of(name: str) -> Board:
+    size, moves = GAMES[name]
+    board = Board(size)
+    for x, y in moves:
+        board.play(x, y)
+    return board
+
+
+def grown_tree(board: Board, iterations: int, per_call: int):
+    """The tree after `iterations` iterations run `per_call` at a time, and the state afterwards."""
+    st = new_state(board)
+    tree = new_tree(400_000)
+    ws = new_workspace(st.cells.shape[0])
+    for _ in range(iterations // per_call):
+        search(st, tree, board.to_move, per_call, Params(), ws)
+    return tree, st
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name):
+    board = board_of(name)
+    long_tree, _ = grown_tree(board, 3000, 3000)
+    short_tree, _ = grown_tree(board, 3000, 1)
+    used = int(long_tree.meta[0])
+    assert used == int(short_tree.meta[0])
+    for field in ("move", "first", "count", "visits", "wsum", "proven"):
+        assert np.array_equal(getattr(long_tree, field)[:used], getattr(short_tree, field)[:used]), field
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_search_leaves_the_position_as_it_found_it(name):
+    board = board_of(name)
+    fresh = new_state(board)
+    _, st = grown_tree(board, 2000, 500)
+    for field in ("cells", "keys", "pat", "code", "cls", "score", "cls_count", "score_sum", "near", "hash", "info"):
+        assert np.array_equal(getattr(st, field), getattr(fresh, field)), field
