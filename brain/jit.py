@@ -58,7 +58,8 @@ def kernel(function):
     numba increments and decrements (atomically) the reference count of every array a function reads out of a tuple
     argument, and its pass that prunes those pairs skips functions taking tuples -- which every kernel here does
     (State, Tree, Workspace). perf put 20% of the search's time in those atomic operations. A kernel that only reads
-    and writes arrays made elsewhere needs no reference counts; one that allocates must stay a plain ``njit``.
+    and writes arrays made elsewhere needs no reference counts; one that allocates must stay a plain ``njit`` (numba
+    refuses to compile an allocation here, so a kernel that starts to allocate fails loudly, not silently).
     """
     return njit(cache=True, _nrt=False)(function)
 
