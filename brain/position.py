@@ -249,7 +249,8 @@ def unmake(st: State, idx: int) -> None:
     else:
         _update_lines(st, idx, -2, -1)
     st.cells[idx] = EMPTY
-    _recode(st, idx)
+    # idx's patterns and code need no recomputing: an occupied cell's are never touched (only empty cells are
+    # refreshed) and its window keys are back to what they were when the stone was made, so they still hold
     st.cls_count[0, 0] += 1
     st.cls_count[1, 0] += 1
     _refresh_cell(st, idx)
