@@ -246,6 +246,8 @@ def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int) -> int:
     One pass with insertion into the kept list: most moves of a quiet position fall below the worst kept one and
     cost a single comparison, where a selection sort would pay limit passes over all n."""
     keep = min(n, limit)
+    if keep <= 0:
+        return 0
     k = 0
     for i in range(n):
         m = out[i]

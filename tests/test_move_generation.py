@@ -29,6 +29,13 @@ def test_keep_best_keeps_the_limit_best_in_descending_order_ties_in_first_order(
     assert [float(v) for v in values[:kept]] == want_values
 
 
+def test_keep_best_with_a_limit_of_zero_keeps_nothing_and_moves_nothing():
+    moves = np.array([5, 6, 7], dtype=np.int32)
+    values = np.array([1.0, 3.0, 2.0])
+    assert _keep_best(moves, values, 3, 0) == 0
+    assert list(moves) == [5, 6, 7] and list(values) == [1.0, 3.0, 2.0]
+
+
 def test_quiet_node_children_are_the_best_valued_cells_near_the_stones():
     board = Board(15)
     for x, y in ((7, 7), (8, 8), (8, 6), (6, 8), (9, 7)):
