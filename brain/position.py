@@ -187,6 +187,17 @@ def _shift_neighbours(st: State, idx: int, sign: int) -> None:
 
 
 @kernel
+def _set_pattern(st: State, s: int, q: int, d: int, pattern: int) -> None:
+    """Side s's line pattern of the empty cell q in direction d is now `pattern`; where it changed, so do the
+    cell's code, class and score for that side (the other side's are left alone)."""
+    old = st.pat[s, q, d]
+    if pattern != old:
+        st.pat[s, q, d] = pattern
+        st.code[s, q] += (np.int32(pattern) - np.int32(old)) * st.combo[d]
+        _refresh_side(st, s, q)
+
+
+@kernel
 def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> None:
     """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells.
 
@@ -207,19 +218,8 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> No
             st.keys[0, q, du] = kb
             st.keys[1, q, du] = kw
             if st.cells[q] == EMPTY:
-                # a side's class and score change only where its pattern did: refresh that side alone
-                pb = st.tables[0, kb]
-                ob = st.pat[0, q, du]
-                if pb != ob:
-                    st.pat[0, q, du] = pb
-                    st.code[0, q] += (np.int32(pb) - np.int32(ob)) * st.combo[du]
-                    _refresh_side(st, 0, q)
-                pw = st.tables[1, kw]
-                ow = st.pat[1, q, du]
-                if pw != ow:
-                    st.pat[1, q, du] = pw
-                    st.code[1, q] += (np.int32(pw) - np.int32(ow)) * st.combo[du]
-                    _refresh_side(st, 1, q)
+                _set_pattern(st, 0, q, du, st.tables[0, kb])
+                _set_pattern(st, 1, q, du, st.tables[1, kw])
 
 
 @kernel

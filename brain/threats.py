@@ -279,6 +279,17 @@ def _is_four_move(st: State, idx: int, me: int) -> bool:
 
 
 @kernel
+def _file_four(st: State, idx: int, me: int, out: np.ndarray, n: int, tail: int) -> tuple[int, int]:
+    """Put the four-making cell idx into out: four-threes and better at the front (n), plain fours at the back
+    (tail); return the new (n, tail)."""
+    if st.cls[me, idx] >= C_FOUR_THREE:
+        out[n] = idx
+        return n + 1, tail
+    out[tail - 1] = idx
+    return n, tail - 1
+
+
+@kernel
 def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     """The moves the attacker may try at a VCF node: the forced block if the defender has a five point (only when
     that block is itself a four), else the four-making moves, four-threes first; 0 means none.
@@ -307,25 +318,14 @@ def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
             idx = st.interior[i]
             if _is_four_move(st, idx, me):
                 found += 1
-                if st.cls[me, idx] >= C_FOUR_THREE:
-                    out[n] = idx
-                    n += 1
-                else:
-                    tail -= 1
-                    out[tail] = idx
+                n, tail = _file_four(st, idx, me, out, n, tail)
     else:
         for d in range(4):
             step = st.steps[d]
             for o in range(-WINDOW_HALF + 1, WINDOW_HALF):
                 idx = near + o * step
-                if o == 0 or n >= tail or not _is_four_move(st, idx, me):
-                    continue
-                if st.cls[me, idx] >= C_FOUR_THREE:
-                    out[n] = idx
-                    n += 1
-                else:
-                    tail -= 1
-                    out[tail] = idx
+                if o != 0 and n < tail and _is_four_move(st, idx, me):
+                    n, tail = _file_four(st, idx, me, out, n, tail)
     for j in range(tail, out.shape[0]):
         out[n] = out[j]
         n += 1
