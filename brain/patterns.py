@@ -2,7 +2,7 @@
 
 A cell's *window* in one direction is the five cells on each side of it. Seen by one side, each window cell is
 empty (0), own (1) or blocked (2: an opponent stone or the board's wall), so a window is a 10-digit base-3 number,
-the *key*. ``pattern_table`` maps every key to the pattern the side makes by playing the centre cell:
+the *key*. ``pattern_tables`` map every key to the pattern the side makes by playing the centre cell:
 
     P_FIVE      a winning row (per rule: exactly five, or five or more; caro: not blocked at both ends)
     P_FOUR_OPEN two or more distinct points would then complete five (a straight four, or two fours on one line)
@@ -12,6 +12,10 @@ the *key*. ``pattern_table`` maps every key to the pattern the side makes by pla
     P_TWO       one more stone can make P_THREE
     P_TWO_C     one more stone can make P_THREE_C
     P_NONE      nothing (or, renju black, P_OVERLINE: the move makes six or more on this line)
+
+Caro alone must tell the wall from an opponent stone (only opponent stones block a caro five), so under caro there
+is one table per *edge code* -- how many board cells the window has on each side before the wall -- and each cell
+knows its edge code per direction.
 
 Five cells a side is exactly what the rules need: every row of five through the centre, and the two cells that end
 it (for exactly-five and caro), lie inside the window.
@@ -30,6 +34,7 @@ from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
 WINDOW_HALF = 5
 WINDOW_CELLS = 2 * WINDOW_HALF
 TABLE_SIZE = 3 ** WINDOW_CELLS
+WALL_CELL = 3      # in a decoded line only (keys have no such digit): the wall, which blocks a row but not a caro five
 
 P_NONE = 0
 P_TWO_C = 1
@@ -94,8 +99,7 @@ def _five_through(line: np.ndarray, centre: int, exact: bool, caro: bool) -> int
     if exact and length > 5:
         return 2
     if caro:
-        # A window cell of value 2 is an opponent stone or the wall: the table cannot tell them apart (see
-        # pattern_tables), so here both block a caro five.
+        # only opponent stones (2) block a caro five; the wall (WALL_CELL) does not
         left = line[lo - 1] if lo > 0 else 0
         right = line[hi + 1] if hi < 2 * WINDOW_HALF else 0
         if left == 2 and right == 2:
@@ -192,21 +196,69 @@ def build_table(exact: bool, caro: bool, overline_flag: bool) -> np.ndarray:
     return table
 
 
+@njit(cache=True)
+def edge_code(left: int, right: int) -> int:
+    """The index of the caro table for a window with `left` board cells before the wall on its left and `right`
+    on its right (each 0..WINDOW_HALF; WINDOW_HALF means no wall in the window on that side)."""
+    return left * (WINDOW_HALF + 1) + right
+
+
+@njit(cache=True)
+def build_edge_tables(exact: bool, overline_flag: bool) -> np.ndarray:
+    """Caro's tables, one per edge code (see edge_code): in a key, the wall reads 2 like an opponent stone, but a caro
+    five is blocked only by opponent stones, so each table knows which of the window's 2s are the wall. Only the keys
+    with 2s on the wall cells can occur, and only those are classified."""
+    codes = (WINDOW_HALF + 1) * (WINDOW_HALF + 1)
+    tables = np.zeros((codes, TABLE_SIZE), dtype=np.uint8)
+    line = np.zeros(2 * WINDOW_HALF + 1, dtype=np.int64)
+    for left in range(WINDOW_HALF + 1):
+        for right in range(WINDOW_HALF + 1):
+            code = edge_code(left, right)
+            # digits 0..4 are offsets -5..-1, digits 5..9 offsets 1..5: the wall is the lowest and highest digits
+            low = WINDOW_HALF - left
+            wall_key = 0
+            weight = 1
+            for digit in range(WINDOW_CELLS):
+                if digit < low or digit >= WINDOW_HALF + right:
+                    wall_key += 2 * weight
+                weight *= 3
+            scale = 1
+            for _ in range(low):
+                scale *= 3
+            free = 1
+            for _ in range(left + right):
+                free *= 3
+            for inner in range(free):
+                key = wall_key + inner * scale
+                _decode(key, line)
+                for pos in range(low):
+                    line[pos] = WALL_CELL
+                for pos in range(WINDOW_HALF + 1 + right, 2 * WINDOW_HALF + 1):
+                    line[pos] = WALL_CELL
+                tables[code, key] = classify_line(line, exact, True, overline_flag)
+    return tables
+
+
 def pattern_tables(rule: int) -> np.ndarray:
-    """Two tables, [0] for black and [1] for white, under `rule` (the protocol's bitmask).
+    """The window-key tables under `rule` (the protocol's bitmask), shape (2, edge codes x TABLE_SIZE): [0] for
+    black, [1] for white. Under caro the table also depends on where the wall is (build_edge_tables): the tables of
+    the edge codes lie end to end, and a cell's key carries ``edge code x TABLE_SIZE`` (``brain.position`` adds it
+    once; moves change only the digits), so a lookup costs the same under every rule.
 
     Renju: black wins with exactly five and an overline is flagged P_OVERLINE (a foul); white wins with five or more.
-    Caro's "blocked at both ends" is judged on the window values, where the wall also reads as blocked; the
-    referee (``brain.rules``) treats the edge as open, so near the edge the table is slightly pessimistic for caro.
     """
     exact = bool(rule & RULE_EXACT_FIVE)
     caro = bool(rule & RULE_CARO)
     renju = bool(rule & RULE_RENJU)
     key = (exact, caro, renju)
     if key not in _TABLE_CACHE:
-        black = build_table(exact or renju, caro, renju)
-        white = black if not renju else build_table(exact, caro, False)
-        _TABLE_CACHE[key] = np.stack([black, white])
+        if caro:
+            black = build_edge_tables(exact or renju, renju)
+            white = black if not renju else build_edge_tables(exact, False)
+        else:
+            black = build_table(exact or renju, False, renju)[np.newaxis, :]
+            white = black if not renju else build_table(exact, False, False)[np.newaxis, :]
+        _TABLE_CACHE[key] = np.stack([black.reshape(-1), white.reshape(-1)])
     return _TABLE_CACHE[key]
 
 

@@ -19,9 +19,10 @@ import numpy as np
 from brain.board import Board
 from brain.jit import kernel
 from brain.patterns import (
-    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, WINDOW_HALF, cell_tables, offset_weight, pattern_tables,
+    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight,
+    pattern_tables,
 )
-from brain.rules import EMPTY, WALL
+from brain.rules import EMPTY, RULE_CARO, WALL
 
 NEIGHBOUR_RADIUS = 2
 
@@ -49,7 +50,8 @@ class State(NamedTuple):
     zobrist: np.ndarray     # uint64[2, N]
     hash: np.ndarray        # uint64[1]
     info: np.ndarray        # int64[8]: stride, rule, width, height, stones, last move
-    tables: np.ndarray      # uint8[2, TABLE_SIZE]: pattern per window key, per side
+    tables: np.ndarray      # uint8[2, E * TABLE_SIZE]: pattern per window key, per side (E edge codes: 1 but caro)
+    edge: np.ndarray        # int32[N, 4]: edge code x TABLE_SIZE per cell and direction, part of its keys (0 but caro)
     cls_lut: np.ndarray     # uint8[2, COMBO_SIZE]: class per cell code, per side
     score_lut: np.ndarray   # int32[2, COMBO_SIZE]: score per cell code, per side
     combo: np.ndarray       # int32[4]: weight of direction d's pattern in a cell code
@@ -84,6 +86,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         hash=np.zeros(1, dtype=np.uint64),
         info=np.array([stride, board.rule, board.width, board.height, 0, -1, 0, 0], dtype=np.int64),
         tables=pattern_tables(board.rule),
+        edge=np.zeros((n, 4), dtype=np.int32),
         cls_lut=cls_lut,
         score_lut=score_lut,
         combo=np.array(COMBO_WEIGHT, dtype=np.int32),
@@ -93,6 +96,8 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         history=np.zeros(board.width * board.height, dtype=np.int32),
     )
     state.cells[interior] = EMPTY
+    if board.rule & RULE_CARO:
+        _fill_edge_codes(state)
     init_state(state)
     for move in board.history:
         if move.color in (1, 2):
@@ -100,6 +105,20 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         else:  # a continuous-game marker stone blocks both sides like the wall
             block_cell(state, board.index(move.x, move.y))
     return state
+
+
+def _fill_edge_codes(st: State) -> None:
+    """Caro: each cell's edge code per direction, from the board's frame (before any stone or marker is placed)."""
+    for idx in st.interior:
+        for d in range(4):
+            step = int(st.steps[d])
+            reach = []
+            for sign in (-1, 1):
+                k = 0
+                while k < WINDOW_HALF and st.cells[idx + sign * (k + 1) * step] != WALL:
+                    k += 1
+                reach.append(k)
+            st.edge[idx, d] = edge_code(reach[0], reach[1]) * TABLE_SIZE
 
 
 @kernel
@@ -157,7 +176,7 @@ def init_state(st: State) -> None:
         idx = st.interior[i]
         for s in range(2):
             for d in range(4):
-                st.keys[s, idx, d] = _window_key(st.cells, idx, st.steps[d], s + 1, st.weights)
+                st.keys[s, idx, d] = _window_key(st.cells, idx, st.steps[d], s + 1, st.weights) + st.edge[idx, d]
         _recode(st, idx)
         st.cls[0, idx] = 0
         st.cls[1, idx] = 0

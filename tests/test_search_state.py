@@ -14,11 +14,11 @@ import random
 import numpy as np
 import pytest
 
-from brain.board import BLACK, EMPTY, WHITE, Board
+from brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
-    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, WINDOW_HALF, cell_tables,
-    offset_weight, pattern_tables,
+    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, TABLE_SIZE, WINDOW_HALF,
+    cell_tables, offset_weight, pattern_tables,
 )
 from brain.position import I_LAST, I_STONES, State, make, new_state, unmake
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -62,6 +62,20 @@ def scratch_key(board: Board, idx: int, step: int, color: int) -> int:
     return key
 
 
+def scratch_edge(board: Board, idx: int, step: int) -> int:
+    """The caro edge code of idx's window along `step` (board cells before the wall on each side, 0..5, as one
+    number), times TABLE_SIZE: the part of a caro key that says where the wall is. 0 but caro."""
+    if not board.rule & RULE_CARO:
+        return 0
+    reach = []
+    for sign in (-1, 1):
+        k = 0
+        while k < WINDOW_HALF and board.cells[idx + sign * (k + 1) * step] != WALL:
+            k += 1
+        reach.append(k)
+    return (reach[0] * (WINDOW_HALF + 1) + reach[1]) * TABLE_SIZE
+
+
 def assert_matches_scratch(st: State, board: Board) -> None:
     """Keys, patterns, classes and the per-side sums of `st` agree with a from-scratch reading of `board`."""
     tables = pattern_tables(board.rule)
@@ -74,7 +88,7 @@ def assert_matches_scratch(st: State, board: Board) -> None:
         for side in (0, 1):
             code = 0
             for d, step in enumerate(steps):
-                key = scratch_key(board, idx, step, side + 1)
+                key = scratch_key(board, idx, step, side + 1) + scratch_edge(board, idx, step)
                 assert st.keys[side, idx, d] == key, f"key of {x},{y} side {side} direction {d}"
                 assert st.pat[side, idx, d] == tables[side, key], f"pattern of {x},{y} side {side} direction {d}"
                 code += int(tables[side, key]) * COMBO_WEIGHT[d]
@@ -203,6 +217,19 @@ def test_board_edge_blocks_a_line_like_an_opponent_stone():
     one_in = Board.from_diagram(".XXX....\n" + "........\n" * 4, RULE_FREESTYLE, BLACK)
     assert new_state(at_edge).pat[0, at_edge.index(3, 0), 0] == P_FOUR
     assert new_state(one_in).pat[0, one_in.index(4, 0), 0] == P_FOUR_OPEN
+
+
+def test_caro_edge_does_not_block_a_five_but_an_opponent_stone_does():
+    # Caro: a five is lost only when opponent stones close both ends; the edge is no opponent. Black's row against the
+    # left edge with White at the far end is a five (and, one stone short, a four); White at both ends is nothing.
+    edge_five = Board.from_diagram("XXXX.O..\n" + "........\n" * 4, RULE_CARO, BLACK)
+    edge_four = Board.from_diagram("XXX..O..\n" + "........\n" * 4, RULE_CARO, BLACK)
+    closed = Board.from_diagram("OXXXX.O.\n" + "........\n" * 4, RULE_CARO, BLACK)
+    assert new_state(edge_five).pat[0, edge_five.index(4, 0), 0] == P_FIVE
+    assert new_state(edge_four).pat[0, edge_four.index(3, 0), 0] == P_FOUR
+    assert new_state(closed).pat[0, closed.index(5, 0), 0] == P_NONE
+    # the referee agrees
+    assert edge_five.judge(4, 0, BLACK) == MOVE_WINS and closed.judge(5, 0, BLACK) != MOVE_WINS
 
 
 # --- cell classes: the four directions folded --------------------------------------------------------------------
