@@ -20,6 +20,7 @@ from brain.mcts import (
     M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
     search,
 )
+from brain.patterns import compile_table_builders
 from brain.player import MoveChoice, ThinkLimits
 from brain.position import State, make, new_state, unmake
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
@@ -138,6 +139,7 @@ class MctsPlayer:
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
         board.is_forbidden(0, 0)
+        compile_table_builders()
         self.new_game(Board(15))
 
     def new_game(self, board: Board) -> None:

@@ -49,7 +49,7 @@ def cache_dir() -> str:
 
 os.environ.setdefault("NUMBA_CACHE_DIR", cache_dir())
 
-from numba import njit  # noqa: E402  (must follow the cache set-up above)
+from numba import njit, types  # noqa: E402  (must follow the cache set-up above)
 
 
 def kernel(function):
@@ -64,4 +64,4 @@ def kernel(function):
     return njit(cache=True, _nrt=False)(function)
 
 
-__all__ = ["njit", "kernel", "cache_dir"]
+__all__ = ["njit", "kernel", "types", "cache_dir"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.jit import njit
+from brain.jit import njit, types
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
 
 WINDOW_HALF = 5
@@ -260,6 +260,13 @@ def pattern_tables(rule: int) -> np.ndarray:
             white = black if not renju else build_table(exact, False, False)[np.newaxis, :]
         _TABLE_CACHE[key] = np.stack([black.reshape(-1), white.reshape(-1)])
     return _TABLE_CACHE[key]
+
+
+def compile_table_builders() -> None:
+    """Compile (or load from the cache) the table builders without building anything: warm-up calls it so that the
+    first caro game of a fresh process does not compile build_edge_tables inside its first move's time (a revision
+    installed cold forfeited three caro games on time that way). The other builders run at every warm-up anyway."""
+    build_edge_tables.compile((types.boolean, types.boolean))
 
 
 _TABLE_CACHE: dict[tuple[bool, bool, bool], np.ndarray] = {}
