@@ -186,13 +186,13 @@ def classify_line(line: np.ndarray, exact: bool, caro: bool, overline_flag: bool
 
 
 @njit(cache=True)
-def build_table(exact: bool, caro: bool, overline_flag: bool) -> np.ndarray:
-    """The pattern of every window key for one side under one rule (see the module docstring)."""
+def build_table(exact: bool, overline_flag: bool) -> np.ndarray:
+    """The pattern of every window key for one side under one rule other than caro (see build_edge_tables)."""
     table = np.zeros(TABLE_SIZE, dtype=np.uint8)
     line = np.zeros(2 * WINDOW_HALF + 1, dtype=np.int64)
     for key in range(TABLE_SIZE):
         _decode(key, line)
-        table[key] = classify_line(line, exact, caro, overline_flag)
+        table[key] = classify_line(line, exact, False, overline_flag)
     return table
 
 
@@ -256,8 +256,8 @@ def pattern_tables(rule: int) -> np.ndarray:
             black = build_edge_tables(exact or renju, renju)
             white = black if not renju else build_edge_tables(exact, False)
         else:
-            black = build_table(exact or renju, False, renju)[np.newaxis, :]
-            white = black if not renju else build_table(exact, False, False)[np.newaxis, :]
+            black = build_table(exact or renju, renju)[np.newaxis, :]
+            white = black if not renju else build_table(exact, False)[np.newaxis, :]
         _TABLE_CACHE[key] = np.stack([black.reshape(-1), white.reshape(-1)])
     return _TABLE_CACHE[key]
 
