@@ -86,7 +86,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         hash=np.zeros(1, dtype=np.uint64),
         info=np.array([stride, board.rule, board.width, board.height, 0, -1, 0, 0], dtype=np.int64),
         tables=pattern_tables(board.rule),
-        edge=np.zeros((n, 4), dtype=np.int32),
+        edge=_edge_keys(board.width, board.height) if board.rule & RULE_CARO else np.zeros((n, 4), dtype=np.int32),
         cls_lut=cls_lut,
         score_lut=score_lut,
         combo=np.array(COMBO_WEIGHT, dtype=np.int32),
@@ -96,8 +96,6 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         history=np.zeros(board.width * board.height, dtype=np.int32),
     )
     state.cells[interior] = EMPTY
-    if board.rule & RULE_CARO:
-        _fill_edge_codes(state)
     init_state(state)
     for move in board.history:
         if move.color in (1, 2):
@@ -107,18 +105,31 @@ def new_state(board: Board, seed: int = 20261121) -> State:
     return state
 
 
-def _fill_edge_codes(st: State) -> None:
-    """Caro: each cell's edge code per direction, from the board's frame (before any stone or marker is placed)."""
-    for idx in st.interior:
-        for d in range(4):
-            step = int(st.steps[d])
-            reach = []
-            for sign in (-1, 1):
-                k = 0
-                while k < WINDOW_HALF and st.cells[idx + sign * (k + 1) * step] != WALL:
-                    k += 1
-                reach.append(k)
-            st.edge[idx, d] = edge_code(reach[0], reach[1]) * TABLE_SIZE
+def _edge_keys(width: int, height: int) -> np.ndarray:
+    """Caro: each cell's edge code per direction, times TABLE_SIZE (the part of its keys that says where the wall
+    is). It depends on the board's shape alone, so it is computed once per shape (it took 7 ms on 32x32, and a
+    position is set up at every move) and shared: nothing writes to it. (It stays a writable array: numba would type a
+    read-only one differently and compile every kernel a second time for caro.)"""
+    if (width, height) not in _EDGE_CACHE:
+        frame = Board(width, height)
+        steps = (1, frame.stride, frame.stride + 1, frame.stride - 1)
+        edge = np.zeros((frame.cells.shape[0], 4), dtype=np.int32)
+        for y in range(height):
+            for x in range(width):
+                idx = frame.index(x, y)
+                for d, step in enumerate(steps):
+                    reach = []
+                    for sign in (-1, 1):
+                        k = 0
+                        while k < WINDOW_HALF and frame.cells[idx + sign * (k + 1) * step] != WALL:
+                            k += 1
+                        reach.append(k)
+                    edge[idx, d] = edge_code(reach[0], reach[1]) * TABLE_SIZE
+        _EDGE_CACHE[(width, height)] = edge
+    return _EDGE_CACHE[(width, height)]
+
+
+_EDGE_CACHE: dict[tuple[int, int], np.ndarray] = {}
 
 
 @kernel
