@@ -1,10 +1,13 @@
 """Monte's player: the glue around the compiled search, where the clock, the memory budget and the tree live.
 
 One move goes: win at once if we can (the search's move generation sees fives and forced blocks); look for our own
-VCF (and, when enabled, VCT) and play it; give the root its children and drop every one after which the opponent wins
-by VCF (or VCT); then MCTS in slices of a few milliseconds until the soft deadline (or the stop event, or a settled
-choice); then the move with the most visits unless a proof says otherwise -- with VCT enabled, checked last for an
-opponent VCT and replaced by the next best when the opponent has one.
+VCF, then our own VCT, and play it; give the root its children and drop every one after which the opponent wins by
+VCF; ask whether the opponent, were it to move now, would win by threats (VCT) -- and only then drop, in order of
+promise, the moves after which it still does (a stone of ours never helps the opponent's threats, so when it has no
+VCT now, no move of ours gives it one); then MCTS in slices of a few milliseconds to the end of the move's time (the
+soft deadline only matters when a match clock binds); then the move with the most visits unless a proof says
+otherwise, checked last against the opponent's VCT. When every move loses, the one after which the opponent's win is
+longest (or not found at all) is played: engines that win positions often miss the win later.
 """
 
 from __future__ import annotations
@@ -24,15 +27,15 @@ from brain.patterns import compile_table_builders
 from brain.player import MoveChoice, ThinkLimits
 from brain.position import State, make, new_state, unmake
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
-from brain.vct import find_vct, new_vct_space
+from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space
 
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
-VCT_PLIES = 14
-VCT_NODES_PER_SECOND = 80_000  # VCT speed in the engine on a middle game here (measured), turns time into nodes
+VCT_NODES_PER_SECOND = 300_000  # df-pn VCT speed on 15x15 middle games here (measured), turns time into nodes
 MIN_VCT_NODES = 300           # a VCT given fewer nodes than this is not worth starting
+UNKNOWN_LOSS_PLIES = 1000     # how long the opponent's win is taken to be when its VCT was not found
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
@@ -44,15 +47,15 @@ class Options:
     """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
     ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
 
-    The root VCT is off by default (``vct_max_nodes = 0``): in A/B games of one build, every VCT setting tried
-    scored worse than none at 0.5, 1 and 2 s per move (tournaments/reports/feature-ab.md). Turn it on with
-    ``--set vct_max_nodes=60000``."""
+    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter)."""
 
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
     root_vcf_nodes: int = 60_000   # our own VCF at the root
-    vct_max_nodes: int = 0         # the most any one VCT may search (0: no VCT; see above)
-    vct_share: float = 0.08        # the share of the move's time one VCT (ours, one opponent check) may use
-    filter_share: float = 0.2      # the share of the move's time the root filter (opponent VCF, VCT) may use
+    vct_plies: int = 30            # how deep a VCT may go (plies of both sides)
+    vct_max_nodes: int = 1_000_000  # the most any one VCT may search (0: no VCT)
+    vct_share: float = 0.12        # the share of the move's time our own VCT may use
+    threat_share: float = 0.08     # ...the opponent's VCT in the position as it stands (is there a threat at all?)
+    filter_share: float = 0.35     # ...the root filter (every move against the opponent's VCF, then VCT)
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
     clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
     checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
@@ -114,7 +117,7 @@ class MctsPlayer:
         self._tree_board: tuple[int, int, int] | None = None
         self._tree_history: list[int] = []
         self._ws = new_workspace(0)
-        self._vct = new_vct_space()
+        self._vct_space = new_vct_space()
         self._memory = -1
 
     # --- Player protocol ------------------------------------------------------------------------------------
@@ -134,7 +137,7 @@ class MctsPlayer:
         expand_root(st, tree, color, self.params, self.options.root_children, ws)
         find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
-        find_vct(st, color, VCT_PLIES, 100, self._vct)
+        find_vct(st, color, self.options.vct_plies, 100, self._vct_space)
         search(st, tree, color, 64, self.params, ws)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
@@ -148,6 +151,7 @@ class MctsPlayer:
         self._tree_board = None
         if self.tree is not None:
             reset_tree(self.tree)
+        clear_vct_space(self._vct_space)
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
@@ -170,14 +174,21 @@ class MctsPlayer:
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
         thinking = max(0.0, limits.soft_deadline - time.monotonic())
-        win = self._own_vct(st, color, self._vct_nodes(self.options.vct_share * thinking))
+        win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking))
         if win >= 0:
-            return self._report(board, st, tree, started, 0, win, "vct")
+            return self._report(board, st, tree, started, 0, win, f"vct {int(self._vct_space.info[V_PLIES])} plies")
 
-        self._filter_root(st, tree, color, time.monotonic() + self.options.filter_share * thinking, limits)
+        threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking)) >= 0 or \
+            self._vct_space.info[V_RESULT] < 0
+        loss_plies = self._filter_root(st, tree, color, threatened,
+                                       time.monotonic() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
-        child = self._checked_choice(st, tree, color, limits)
-        return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
+        child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
+        note = "threat" if threatened else ""
+        if tree.proven[root] < 0 or tree.proven[child] == 1:
+            child = self._longest_defence(tree, root, loss_plies)
+            note = f"lost, longest defence ({loss_plies.get(child, UNKNOWN_LOSS_PLIES)} plies)"
+        return self._report(board, st, tree, started, iterations, int(tree.move[child]), note)
 
     # --- steps ----------------------------------------------------------------------------------------------
     def _workspace_for(self, st: State) -> Workspace:
@@ -225,9 +236,12 @@ class MctsPlayer:
         self._tree_history = history
         return tree
 
-    def _filter_root(self, st: State, tree: Tree, color: int, budget_end: float, limits: ThinkLimits) -> None:
+    def _filter_root(self, st: State, tree: Tree, color: int, threatened: bool, budget_end: float,
+                     limits: ThinkLimits) -> dict[int, int]:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
-        VCF (cheap), then the moves in order of promise against its VCT, while ``filter_share`` of the time lasts.
+        VCF (cheap), then -- when the opponent threatens a VCT at all -- the moves in order of promise against its
+        VCT, while ``filter_share`` of the time lasts. Returns the refuted children with the length of the
+        opponent's win after each (for the longest defence when every move loses).
 
         A pass that would leave no move standing is undone: when everything loses, the moves that lose only to the
         deeper threat are the ones to choose among (the opponent still has to find the win)."""
@@ -235,80 +249,111 @@ class MctsPlayer:
         root = int(tree.meta[M_ROOT])
         first = int(tree.first[root])
         children = list(range(first, first + int(tree.count[root])))
+        loss_plies: dict[int, int] = {}
 
-        def refuted_by_vcf(c: int) -> bool:
-            return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws))
+        def refuted_by_vcf(c: int) -> int:
+            lost = opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws)
+            return self._pv_plies(ws.pv) if lost else 0
 
-        def refuted_by_vct(c: int) -> bool:
-            nodes = self._vct_nodes(min(budget_end - time.monotonic(), self.options.vct_share * (
-                limits.soft_deadline - time.monotonic())))
+        def refuted_by_vct(c: int) -> int:
+            nodes = self._vct_nodes(budget_end - time.monotonic())
             return self._opponent_vct_after(st, int(tree.move[c]), color, nodes)
 
-        by_promise = sorted(children, key=lambda c: -tree.prior[c])
-        for refuted, order in ((refuted_by_vcf, children), (refuted_by_vct, by_promise)):
+        passes = [(refuted_by_vcf, children)]
+        if threatened:
+            passes.append((refuted_by_vct, sorted(children, key=lambda c: -tree.prior[c])))
+        for refuted, order in passes:
             marked = []
             for c in order:
                 if time.monotonic() > budget_end or limits.stop.is_set():
                     break
-                if tree.proven[c] == 0 and refuted(c):
-                    tree.proven[c] = 1
-                    marked.append(c)
+                if tree.proven[c] == 0:
+                    plies = refuted(c)
+                    if plies > 0:
+                        tree.proven[c] = 1
+                        marked.append(c)
+                        loss_plies[c] = plies
             if all(tree.proven[c] == 1 for c in children):
                 for c in marked:
                     tree.proven[c] = 0
-                return
+                return loss_plies
+        return loss_plies
 
-    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> bool:
-        """Whether the opponent wins by continuous threats after `color` plays `move`."""
+    @staticmethod
+    def _pv_plies(pv: np.ndarray) -> int:
+        """The length of the VCF line in `pv` (-1 ends it)."""
+        n = 0
+        while n < pv.shape[0] and pv[n] >= 0:
+            n += 1
+        return max(n, 1)
+
+    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> int:
+        """The length of the opponent's win by continuous threats after `color` plays `move`, or 0 if none is found."""
         if nodes <= 0:
-            return False
+            return 0
         make(st, move, color)
-        self._vct.tt_keys[:] = 0
-        refuted = find_vct(st, 3 - color, VCT_PLIES, nodes, self._vct) >= 0
+        won = self._vct(st, 3 - color, nodes) >= 0
         unmake(st, move)
-        return refuted
+        return int(self._vct_space.info[V_PLIES]) + 1 if won else 0
 
     def _vct_nodes(self, seconds: float) -> int:
         """The VCT nodes that fit in `seconds` (0 when too few to find anything, or VCT is off)."""
         nodes = int(min(self.options.vct_max_nodes, seconds * VCT_NODES_PER_SECOND))
         return nodes if nodes >= MIN_VCT_NODES else 0
 
-    def _own_vct(self, st: State, color: int, nodes: int) -> int:
-        """Our first move of a win by continuous threats, or -1."""
+    def _vct(self, st: State, attacker: int, nodes: int) -> int:
+        """The attacker's first move of a win by continuous threats, or -1 (none found; ``info[V_RESULT]`` says
+        whether the search ran out of nodes). Its table is kept from search to search (see ``brain.vct``)."""
+        self._vct_space.info[V_RESULT] = 0
         if nodes <= 0:
             return -1
-        self._vct.tt_keys[:] = 0
-        return int(find_vct(st, color, VCT_PLIES, nodes, self._vct))
+        return int(find_vct(st, attacker, self.options.vct_plies, nodes, self._vct_space))
 
-    def _checked_choice(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
-        """The best root child after the opponent's VCT has had its say: a move after which the opponent wins by
-        threats is marked lost and the next best takes its place (a few times, each check sized to the time left
-        before the hard deadline)."""
+    def _checked_choice(self, st: State, tree: Tree, color: int, threatened: bool, loss_plies: dict[int, int],
+                        limits: ThinkLimits) -> int:
+        """The best root child after the opponent's VCT has had its say: when the opponent threatens one, a move
+        after which it wins by threats is marked lost and the next best takes its place (a few times, each check
+        sized to the time left before the hard deadline)."""
         root = int(tree.meta[M_ROOT])
         child = int(best_child(tree, root))
+        if not threatened:
+            return child
         for _ in range(self.options.checked_choices):
             if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stop.is_set():
                 break
             nodes = self._vct_nodes(0.5 * (limits.hard_deadline - time.monotonic()) - RESERVE_MIN_SECONDS)
-            if nodes <= 0 or not self._opponent_vct_after(st, int(tree.move[child]), color, nodes):
+            plies = self._opponent_vct_after(st, int(tree.move[child]), color, nodes)
+            if plies == 0:
                 break
             tree.proven[child] = 1
+            loss_plies[child] = plies
             child = int(best_child(tree, root))
         return child
 
+    @staticmethod
+    def _longest_defence(tree: Tree, root: int, loss_plies: dict[int, int]) -> int:
+        """When every move loses: the one after which the opponent's known win is longest (a move whose refutation
+        was never found counts as longest), the most visited among equals."""
+        first = int(tree.first[root])
+        children = range(first, first + int(tree.count[root]))
+        return max(children, key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
+
     def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
-        """MCTS in slices until a stop, a proof, or a deadline: the soft one when the choice is clear by then,
-        else up to the hard one (less a reserve for the final VCT check and the reply)."""
+        """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check
+        and the reply). Only when a match clock makes time worth saving (the soft deadline comes before the hard
+        one) does a clear choice stop at the soft deadline, or a settled one earlier: otherwise the time left is
+        worth more to the search -- its tree is kept for the next move -- than to nobody."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
         now = time.monotonic()
         reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now))
-        last_call = max(limits.soft_deadline, limits.hard_deadline - reserve)
+        last_call = limits.hard_deadline - reserve
+        saving = limits.soft_deadline < last_call
         batch = 64
         total = 0
         while not limits.expired() and tree.proven[root] == 0:
             t0 = time.monotonic()
-            deadline = limits.soft_deadline if self._clear(tree, root) else last_call
+            deadline = limits.soft_deadline if saving and self._clear(tree, root) else last_call
             if t0 >= deadline:
                 break
             done = int(search(st, tree, color, batch, self.params, ws))
@@ -318,7 +363,7 @@ class MctsPlayer:
             spent = time.monotonic() - t0
             rate = done / spent if spent > 0 else batch * 100.0
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-            if self._settled(tree, root, rate * max(0.0, deadline - time.monotonic())):
+            if saving and self._settled(tree, root, rate * max(0.0, deadline - time.monotonic())):
                 break
         return total
 

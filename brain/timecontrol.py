@@ -24,8 +24,10 @@ MIN_MARGIN_SECONDS = 0.03
 MARGIN_FRACTION = 0.08
 """The safety margin as a share of the limit, for long limits where timer slack and pauses grow too."""
 
-SOFT_FRACTION = 0.5
-"""Under a per-turn limit, the share of the hard limit after which a player with a settled choice stops."""
+SOFT_FRACTION = 1.0
+"""Under a per-turn limit, the share of the hard limit after which a player with a settled choice may stop: all of
+it, as time saved under a per-turn limit is lost (a search kept to the end also leaves a deeper tree for the next
+move). Only a match clock makes saving worth it (its share per move is then the soft limit)."""
 
 EXPECTED_GAME_STONES = 80
 """A guess of how many stones a game between engines lasts; sizes the share of the match clock per move."""

@@ -1,14 +1,22 @@
-"""VCT: victory by continuous threats -- fours and open threes -- as an AND/OR search.
+"""VCT: victory by continuous threats -- fours and open threes -- proved by depth-first proof-number search (df-pn).
 
-At an attacker node (OR) the attacker tries every move that makes a four or an open three; it wins when some move
-leaves the defender without a saving reply. At a defender node (AND) the defender tries every reply that could
-save: against a four, the one block; against an open three, every move after which the attacker has no open-four
-point left, and every four of the defender's own (a four gains a tempo and may defend as it goes). The defender
-survives when one reply leaves the attacker without a win in the plies left.
+The attacker's nodes are OR nodes: it wins if one of its threats wins. The defender's are AND nodes: the attacker wins
+only if every sound reply loses. Against a four the one reply is the block; against an open three the replies are the
+cells after which the attacker has no open-four point left, and every four of the defender's own (a four gains a tempo
+and may defend as it goes). A three cannot be answered by a counter-three: the attacker's open four comes first. A
+position where the threat is gone, or the defender makes five first, is a failure for the attacker.
 
-Wins are proofs only up to the defences considered, which are all the sound ones in Gomoku's threat space: a three
-cannot be answered by a counter-three, because the attacker's open four comes first. The search is bounded by plies
-and nodes; running out of either is a failure, never a false win.
+Why df-pn rather than a depth-first search with iterative deepening: a threat tree is very uneven -- a four leaves one
+reply, a three several -- and proof numbers send the search down the narrowest lines first. On positions from real
+games against C++ engines the depth-first search needed ~10x the nodes for an 18-ply win (and gave up on some within
+ten million). Each node's proof number (how many leaves must still be proved) and disproof number live in a
+transposition table keyed by the Zobrist hash; a node is re-expanded when the search comes back to it, its children's
+numbers are read from the table without making the moves.
+
+Results are facts about a position, not about a search: a proof holds for good; a disproof holds for the plies it was
+searched to (kept beside it). So the table survives from search to search -- the root filter asks the same
+questions after each candidate move, and the next move asks them again. Gomoku positions never repeat (stones are
+only added), so df-pn's graph-history troubles do not arise.
 
 The search is iterative (an explicit stack) because numba cannot reload a cached recursive function.
 """
@@ -20,80 +28,138 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
-from brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE
+from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE
 from brain.position import State, make, unmake
-from brain.threats import first_of_class, playable, playable_cells
+from brain.threats import first_of_class, playable_cells
 
-MAX_LEVELS = 24
-MAX_MOVES = 96
+MAX_LEVELS = 48
+MAX_MOVES = 128
+INF = 1 << 30           # a proof or disproof number that says "proved" / "disproved"
+EPSILON_DIV = 4         # the 1+epsilon trick: a child's threshold is its sibling's number plus a quarter
 
-OR_NODE = 0    # the attacker to move
-AND_NODE = 1   # the defender to move
+# what a node's own look at the board says
+OPEN = 0                # moves to search
+WON = 1                 # the attacker wins here
+LOST = 2                # the attacker fails here
+
+# info[] slots of a VctSpace
+V_RESULT = 0            # of the last search: 1 proved, 0 disproved, -1 unknown (budget)
+V_NODES = 1             # nodes it expanded
+V_PLIES = 2             # proved: plies to the win along the proof
 
 
 class VctSpace(NamedTuple):
-    """The explicit stack of the VCT search and its transposition table (allocated once)."""
+    """The explicit stack of the search and its transposition table (allocated once, kept across searches)."""
 
-    moves: np.ndarray    # int32[levels, MAX_MOVES]
+    moves: np.ndarray    # int32[levels, MAX_MOVES]: the node's moves at each level
     count: np.ndarray    # int32[levels]
-    next: np.ndarray     # int32[levels]
-    made: np.ndarray     # int32[levels]: the move of this level being examined below it
+    thpn: np.ndarray     # int64[levels]: the proof-number threshold of each level's node
+    thdn: np.ndarray     # int64[levels]: the disproof-number threshold
+    made: np.ndarray     # int32[levels]: the move of this level being searched below it
     tt_keys: np.ndarray  # uint64[2^k]
-    tt_info: np.ndarray  # int16[2^k]: plies searched; positive = attacker wins, negative = attacker fails
+    tt_pn: np.ndarray    # int32[2^k]
+    tt_dn: np.ndarray    # int32[2^k]
+    tt_plies: np.ndarray  # int16[2^k]: proved: plies to the win; otherwise: plies the node was searched with
+    info: np.ndarray     # int64[4]: see V_*
 
 
-def new_vct_space(tt_bits: int = 16) -> VctSpace:
-    """A fresh stack and table."""
+def new_vct_space(tt_bits: int = 20) -> VctSpace:
+    """A fresh stack and an empty table of 2^tt_bits entries (18 bytes each)."""
     return VctSpace(
         moves=np.empty((MAX_LEVELS, MAX_MOVES), dtype=np.int32),
         count=np.zeros(MAX_LEVELS, dtype=np.int32),
-        next=np.zeros(MAX_LEVELS, dtype=np.int32),
+        thpn=np.zeros(MAX_LEVELS, dtype=np.int64),
+        thdn=np.zeros(MAX_LEVELS, dtype=np.int64),
         made=np.full(MAX_LEVELS, -1, dtype=np.int32),
-        tt_keys=np.zeros(1 << tt_bits, dtype=np.uint64),
-        tt_info=np.zeros(1 << tt_bits, dtype=np.int16),
+        # np.full writes every page now, so the table counts in the resident size the tree is sized against
+        tt_keys=np.full(1 << tt_bits, 0, dtype=np.uint64),
+        tt_pn=np.full(1 << tt_bits, 0, dtype=np.int32),
+        tt_dn=np.full(1 << tt_bits, 0, dtype=np.int32),
+        tt_plies=np.full(1 << tt_bits, 0, dtype=np.int16),
+        info=np.zeros(4, dtype=np.int64),
     )
 
 
+def clear_vct_space(space: VctSpace) -> None:
+    """Forget every stored result (a new game: nothing is wrong with old entries, they are only useless)."""
+    space.tt_keys[:] = 0
+
+
 @kernel
-def _attack_moves(st: State, attacker: int, out: np.ndarray) -> int:
-    """-1: the attacker wins now (a five, or an open four the defender cannot stop with a five); 0: no threat
-    to make; else the count of threat moves written to out (the forced block first when there is one)."""
+def _salt(attacker: int) -> np.uint64:
+    """Keeps the two attackers' entries apart in the shared table."""
+    return np.uint64(0x5BD1E9955BD1E995) if attacker == 1 else np.uint64(0x27D4EB2F165667C5)
+
+
+@kernel
+def _threat_rank(c: int) -> int:
+    """0 for the threats that leave the defender no choice or win outright, 1 for a four, 2 for threes."""
+    if c >= C_FOUR_THREE:
+        return 0
+    return 1 if c == C_FOUR else 2
+
+
+@kernel
+def _threat_moves(st: State, attacker: int, out: np.ndarray) -> int:
+    """The attacker's threats, the narrow ones first: four-threes and open-four makers, fours, then threes (an
+    insertion sort on the rank, stable, on a short list)."""
+    a = attacker - 1
+    n = playable_cells(st, a, C_THREE, False, out, 0, attacker)
+    for i in range(1, n):
+        m = out[i]
+        r = _threat_rank(st.cls[a, m])
+        j = i
+        while j > 0 and _threat_rank(st.cls[a, out[j - 1]]) > r:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = m
+    return n
+
+
+@kernel
+def _or_node(st: State, attacker: int, plies_left: int, out: np.ndarray) -> tuple[int, int]:
+    """(WON / LOST / OPEN, move count) for the attacker to move; the moves go to out."""
     a = attacker - 1
     d = 1 - a
     if st.cls_count[a, C_FIVE] > 0:
-        return -1
-    if st.cls_count[d, C_FIVE] > 0:
-        if st.cls_count[d, C_FIVE] >= 2:
-            return 0
-        block = first_of_class(st, d, C_FIVE, 3 - attacker)
-        if block < 0 or st.cls[a, block] < C_THREE or not playable(st, block, attacker):
-            return 0
+        return WON, 0
+    if st.cls_count[d, C_FIVE] >= 2:
+        return LOST, 0
+    if st.cls_count[d, C_FIVE] == 1:
+        # the defender's counter-four must be blocked; the threat the attacker had stands, or does not
+        block = first_of_class(st, d, C_FIVE, attacker)
+        if block < 0 or plies_left < 2:
+            return LOST, 0
         out[0] = block
-        return 1
+        return OPEN, 1
     if st.cls_count[a, C_OPEN_FOUR] > 0 and first_of_class(st, a, C_OPEN_FOUR, attacker) >= 0:
-        return -1
-    return playable_cells(st, a, C_THREE, False, out, 0, attacker)
+        return WON, 0
+    if plies_left < 3:
+        return LOST, 0
+    n = _threat_moves(st, attacker, out)
+    if n == 0:
+        return LOST, 0
+    return OPEN, min(n, out.shape[0])
 
 
 @kernel
-def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
-    """-1: the defender is lost now; -2: the attacker made no threat (the defender is safe); else the count of
-    replies worth trying, written to out."""
+def _and_node(st: State, attacker: int, out: np.ndarray) -> tuple[int, int]:
+    """(WON / LOST / OPEN, reply count) for the defender to move; the replies go to out."""
     a = attacker - 1
     d = 1 - a
     defender = 3 - attacker
     if st.cls_count[d, C_FIVE] > 0:
-        return -2  # the defender completes a five
+        return LOST, 0  # the defender completes a five
     if st.cls_count[a, C_FIVE] >= 2:
-        return -1
+        return WON, 0
     if st.cls_count[a, C_FIVE] == 1:
-        block = first_of_class(st, a, C_FIVE, attacker)
-        if block < 0 or not playable(st, block, defender):
-            return -1
+        block = first_of_class(st, a, C_FIVE, defender)
+        if block < 0:
+            return WON, 0  # renju: the only block is forbidden to black
         out[0] = block
-        return 1
+        return OPEN, 1
     if st.cls_count[a, C_OPEN_FOUR] == 0:
-        return -2
+        return LOST, 0  # no threat left to answer
     # replies that leave the attacker no open-four point, then the defender's own fours
     n = 0
     cand = playable_cells(st, a, C_FOUR, False, out, 0, defender)
@@ -107,7 +173,6 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
             n += 1
     start = n
     n = playable_cells(st, d, C_FOUR, True, out, n, defender)
-    # drop duplicates of the defender's fours that were already kept as defences
     m = start
     for i in range(start, n):
         dup = False
@@ -119,116 +184,159 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
             out[m] = out[i]
             m += 1
     if m == 0:
-        return -1
-    return m
+        return WON, 0
+    return OPEN, m
+
+
+@kernel
+def _probe(space: VctSpace, key: np.uint64, plies_left: int, initial_pn: int) -> tuple[int, int, int]:
+    """(pn, dn, plies) of a node from the table; a node not there, or disproved with fewer plies than it has now,
+    starts at (initial_pn, 1)."""
+    slot = key & np.uint64(space.tt_keys.shape[0] - 1)
+    if space.tt_keys[slot] == key:
+        pn = space.tt_pn[slot]
+        dn = space.tt_dn[slot]
+        plies = space.tt_plies[slot]
+        if pn == 0 or (dn == 0 and plies >= plies_left) or (pn != INF and dn != 0):
+            return pn, dn, plies
+    return initial_pn, 1, 0
+
+
+@kernel
+def _store(space: VctSpace, key: np.uint64, pn: int, dn: int, plies: int) -> None:
+    slot = key & np.uint64(space.tt_keys.shape[0] - 1)
+    space.tt_keys[slot] = key
+    space.tt_pn[slot] = pn
+    space.tt_dn[slot] = dn
+    space.tt_plies[slot] = plies
 
 
 @kernel
 def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> int:
-    """The attacker's first move of a win by continuous threats within max_ply plies, or -1.
-
-    Iterative deepening (2, 4, ... max_ply plies) on one node budget: a depth-first search sent straight to 14
-    plies spends its budget deep in hopeless lines and missed a 9-ply win that a 10-ply search found in 26 ms.
-    The transposition table carries over between iterations (failures record the plies they were searched to).
-    Failures are cached only when the search was not cut short by the budget; still, clear ``space.tt_keys``
-    between unrelated root positions."""
-    left = node_budget
-    for plies in range(2, max_ply + 1, 2):
-        move, used = _search(st, attacker, plies, left, space)
-        left -= used
-        if move >= 0 or left <= 0:
-            return move
-    return -1
-
-
-@kernel
-def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> tuple[int, int]:
-    """One depth-limited AND/OR search; returns (the attacker's first winning move or -1, nodes used)."""
-    levels = min(max_ply + 1, MAX_LEVELS)
-    mask = np.uint64(space.tt_keys.shape[0] - 1)
-    budget = node_budget
+    """The attacker's first move of a win by continuous threats within max_ply plies, or -1 (none, or the budget ran
+    out: ``space.info`` tells which, and the length of the win)."""
+    salt = _salt(attacker)
+    max_ply = min(max_ply, MAX_LEVELS - 1)
+    z = st.zobrist
     level = 0
+    nodes = 0
+    space.thpn[0] = INF
+    space.thdn[0] = INF
     entering = True
-    result = False     # the outcome of the child just finished: True = the attacker wins it
-    first_move = -1
+    root_pn = 1
     while True:
-        kind = OR_NODE if level % 2 == 0 else AND_NODE
+        kind = level & 1  # 0: the attacker to move (OR), 1: the defender (AND)
+        key = st.hash[0] ^ salt
+        plies_left = max_ply - level
         if entering:
             entering = False
-            decided = False
-            plies_left = max_ply - level
-            h = st.hash[0] ^ np.uint64(attacker * 2 + kind)
-            slot = h & mask
-            if space.tt_keys[slot] == h:
-                info = space.tt_info[slot]
-                if info > 0 or -info >= plies_left:
-                    result = info > 0
-                    decided = True
-            if not decided:
-                if kind == OR_NODE:
-                    n = _attack_moves(st, attacker, space.moves[level])
-                    if n == -1:
-                        result, decided = True, True
-                    elif n == 0 or plies_left <= 1 or budget <= 0 or level + 1 >= levels:
-                        result, decided = False, True
+            nodes += 1
+            if kind == 0:
+                status, n = _or_node(st, attacker, plies_left, space.moves[level])
+            else:
+                status, n = _and_node(st, attacker, space.moves[level])
+            if status != OPEN:
+                if status == WON:
+                    _store(space, key, 0, INF, 1 if kind == 0 else 2)
                 else:
-                    n = _defence_moves(st, attacker, space.moves[level])
-                    if n == -1:
-                        result, decided = True, True
-                    elif n == -2 or budget <= 0 or level + 1 >= levels:
-                        result, decided = False, True
-                if decided and (result or budget > 0):
-                    space.tt_keys[slot] = h
-                    space.tt_info[slot] = max_ply if result else -plies_left
-                else:
-                    budget -= 1
-                    space.count[level] = n
-                    space.next[level] = 0
-            if decided:
-                # hand the result to the parent
+                    _store(space, key, INF, 0, plies_left)
                 if level == 0:
-                    if result:  # the attacker wins at once: its five, else its open four
-                        first_move = first_of_class(st, attacker - 1, C_FIVE, attacker)
-                        if first_move < 0:
-                            first_move = first_of_class(st, attacker - 1, C_OPEN_FOUR, attacker)
+                    root_pn = 0 if status == WON else INF
                     break
                 level -= 1
                 unmake(st, space.made[level])
                 continue
+            space.count[level] = n
+        # read the children's numbers from the table
+        n = space.count[level]
+        mover = attacker if kind == 0 else 3 - attacker
+        best = -1
+        best_pn = INF
+        best_dn = INF
+        second = INF
+        sum_pn = 0
+        sum_dn = 0
+        won_plies = 1 << 14 if kind == 0 else 0
+        for i in range(n):
+            m = space.moves[level, i]
+            child_key = key ^ z[mover - 1, m]
+            initial = 1
+            if kind == 0 and st.cls[attacker - 1, m] < C_FOUR:
+                initial = 2  # a three leaves the defender several replies, a four one
+            cpn, cdn, cplies = _probe(space, child_key, plies_left - 1, initial)
+            sum_pn = min(sum_pn + cpn, INF)
+            sum_dn = min(sum_dn + cdn, INF)
+            if kind == 0:
+                if cpn == 0 and cplies + 1 < won_plies:
+                    won_plies = cplies + 1
+                if cpn < best_pn:
+                    second = best_pn
+                    best_pn, best_dn, best = cpn, cdn, i
+                elif cpn < second:
+                    second = cpn
+            else:
+                if cpn == 0 and cplies + 1 > won_plies:
+                    won_plies = cplies + 1
+                if cdn < best_dn:
+                    second = best_dn
+                    best_pn, best_dn, best = cpn, cdn, i
+                elif cdn < second:
+                    second = cdn
+        if kind == 0:
+            pn, dn = best_pn, sum_dn
         else:
-            # a child of this level has just returned `result`
-            if (kind == OR_NODE and result) or (kind == AND_NODE and not result):
-                if level == 0:
-                    first_move = space.made[0]
-                    break
-                h = st.hash[0] ^ np.uint64(attacker * 2 + kind)
-                slot = h & mask
-                space.tt_keys[slot] = h
-                space.tt_info[slot] = max_ply if result else -(max_ply - level)
-                level -= 1
-                unmake(st, space.made[level])
-                continue
-        if space.next[level] >= space.count[level]:
-            # every move tried: OR fails, AND (no saving reply) means the attacker wins
-            result = kind == AND_NODE
-            h = st.hash[0] ^ np.uint64(attacker * 2 + kind)
-            slot = h & mask
-            space.tt_keys[slot] = h
-            space.tt_info[slot] = max_ply if result else -(max_ply - level)
+            pn, dn = sum_pn, best_dn
+        if pn >= space.thpn[level] or dn >= space.thdn[level] or nodes >= node_budget:
+            _store(space, key, pn, dn, won_plies if pn == 0 else plies_left)
             if level == 0:
+                root_pn = pn
                 break
             level -= 1
             unmake(st, space.made[level])
             continue
-        m = space.moves[level, space.next[level]]
-        space.next[level] += 1
-        mover = attacker if kind == OR_NODE else 3 - attacker
-        make(st, m, mover)
+        # descend into the most promising child, with thresholds that send the search back up in time
+        grow = max(second + 1, second + second // EPSILON_DIV)
+        if kind == 0:
+            child_thpn = min(space.thpn[level], grow)
+            child_thdn = space.thdn[level] - dn + best_dn
+        else:
+            child_thdn = min(space.thdn[level], grow)
+            child_thpn = space.thpn[level] - pn + best_pn
+        m = space.moves[level, best]
         space.made[level] = m
+        make(st, m, mover)
         level += 1
+        space.thpn[level] = min(child_thpn, INF)
+        space.thdn[level] = min(child_thdn, INF)
         entering = True
-    # unwind whatever is still on the board
-    while level > 0:
-        level -= 1
-        unmake(st, space.made[level])
-    return first_move, node_budget - budget
+    space.info[V_NODES] = nodes
+    space.info[V_PLIES] = 0
+    if root_pn != 0:
+        space.info[V_RESULT] = -1 if root_pn < INF else 0
+        return -1
+    space.info[V_RESULT] = 1
+    return _winning_move(st, attacker, max_ply, space)
+
+
+@kernel
+def _winning_move(st: State, attacker: int, max_ply: int, space: VctSpace) -> int:
+    """The root's proved child (the shortest win among those stored), with the win's length in info."""
+    salt = _salt(attacker)
+    status, n = _or_node(st, attacker, max_ply, space.moves[0])
+    if status == WON:
+        space.info[V_PLIES] = 1
+        f = first_of_class(st, attacker - 1, C_FIVE, attacker)
+        if f < 0:
+            f = first_of_class(st, attacker - 1, C_OPEN_FOUR, attacker)
+            space.info[V_PLIES] = 3
+        return f
+    key = st.hash[0] ^ salt
+    best = -1
+    best_plies = 1 << 14
+    for i in range(n):
+        m = space.moves[0, i]
+        pn, dn, plies = _probe(space, key ^ st.zobrist[attacker - 1, m], max_ply - 1, 1)
+        if pn == 0 and plies < best_plies:
+            best, best_plies = m, plies
+    space.info[V_PLIES] = best_plies + 1 if best >= 0 else 0
+    return best

@@ -9,7 +9,7 @@ import pytest
 from brain.board import BLACK, WHITE, Board
 from brain.position import make, new_state, unmake
 from brain.threats import find_vcf, new_workspace
-from brain.vct import find_vct, new_vct_space
+from brain.vct import V_NODES, V_PLIES, V_RESULT, find_vct, new_vct_space
 
 # From a real game (runs of the A/B tournaments): black to move has three stones against three, no VCF, and wins by
 # threats starting with 7,5 -- a column three that forces white, then more threes until a four-three.
@@ -64,3 +64,51 @@ def test_the_search_state_is_restored_whatever_the_budget(budget):
     find_vct(st, BLACK, 14, budget, new_vct_space())
     for name, array in before.items():
         assert np.array_equal(getattr(st, name), array), name
+
+
+# From a game Monte lost to PentaZen (15x15 freestyle, 1 s a move): after Black's 4th move White, to move, wins by
+# threats in 19 plies (PentaZen announced it and played it out). The depth-first VCT that came before df-pn needed
+# ~490,000 nodes (4 s) to find it at 16 plies and gave up at 18 plies within ten million.
+LONG_WIN_GAME = [(8, 9), (9, 7), (6, 9), (8, 8), (6, 10), (9, 10), (5, 8)]
+
+
+def long_win_state():
+    board = Board(15)
+    for x, y in LONG_WIN_GAME:
+        board.play(x, y)
+    return board, new_state(board)
+
+
+def test_df_pn_finds_a_long_threat_win_from_a_real_game_on_a_small_budget():
+    board, st = long_win_state()
+    space = new_vct_space()
+    move = find_vct(st, WHITE, 30, 60_000, space)
+    assert move >= 0
+    assert space.info[V_RESULT] == 1
+    assert space.info[V_PLIES] >= 11  # a long win, not a four-three at hand
+
+
+def test_a_shallow_disproof_does_not_hide_a_deeper_win():
+    """Disproofs are stored with the plies they were searched to: one found at 8 plies must not stop a 30-ply search
+    that uses the same table."""
+    board, st = long_win_state()
+    space = new_vct_space()
+    assert find_vct(st, WHITE, 8, 60_000, space) == -1
+    assert space.info[V_RESULT] == 0
+    assert find_vct(st, WHITE, 30, 60_000, space) >= 0
+
+
+def test_the_table_carries_results_from_one_search_to_the_next():
+    board, st = long_win_state()
+    space = new_vct_space()
+    first = find_vct(st, WHITE, 30, 60_000, space)
+    cold_nodes = space.info[V_NODES]
+    assert find_vct(st, WHITE, 30, 60_000, space) == first
+    assert space.info[V_NODES] < cold_nodes
+
+
+def test_a_budget_cut_is_unknown_not_disproved():
+    board, st = long_win_state()
+    space = new_vct_space()
+    assert find_vct(st, WHITE, 30, 20, space) == -1
+    assert space.info[V_RESULT] == -1
