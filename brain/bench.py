@@ -16,6 +16,7 @@ from brain.board import Board
 from brain.mcts import Params, new_tree, reset_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
+from brain.vct import new_vct_space
 from brain.uct import UctPlayer, seed_random, uct_search
 
 POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
@@ -72,13 +73,14 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     st = new_state(board)
     tree = new_tree(2_000_000)
     ws = new_workspace(st.cells.shape[0])
-    search(st, tree, board.to_move, 16, params, ws)  # compile / load
+    vs = new_vct_space()
+    search(st, tree, board.to_move, 16, params, ws, vs)  # compile / load
     reset_tree(tree)
 
     def run() -> int:
         if tree.meta[0] > tree.move.shape[0] - 100_000:
             reset_tree(tree)
-        return int(search(st, tree, board.to_move, 2000, params, ws))
+        return int(search(st, tree, board.to_move, 2000, params, ws, vs))
 
     return _timed(run, seconds)
 

@@ -138,7 +138,7 @@ class MctsPlayer:
         find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
         find_vct(st, color, self.options.vct_plies, 100, self._vct_space)
-        search(st, tree, color, 64, self.params, ws)
+        search(st, tree, color, 64, self.params, ws, self._vct_space)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
         board.is_forbidden(0, 0)
@@ -356,7 +356,7 @@ class MctsPlayer:
             deadline = limits.soft_deadline if saving and self._clear(tree, root) else last_call
             if t0 >= deadline:
                 break
-            done = int(search(st, tree, color, batch, self.params, ws))
+            done = int(search(st, tree, color, batch, self.params, ws, self._vct_space))
             total += done
             if done < batch:
                 break

@@ -20,9 +20,10 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
-from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
+from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from brain.position import I_STONES, State, make, unmake
 from brain.threats import Workspace, find_vcf, generate_moves
+from brain.vct import VctSpace, find_vct
 
 NODE_BYTES = 4 + 4 + 2 + 4 + 4 + 4 + 1
 
@@ -59,6 +60,10 @@ class Params(NamedTuple):
     vcf_chain: int = 1         # 1: the in-tree VCF follows dependent chains of fours only (see find_vcf)
     rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
     rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
+    vct_visits: int = 128      # in-tree VCT: a node is asked whether its side to move wins by threats when its visits
+    vct_ratio: float = 0.25    # ...reach this and each doubling after, with this many VCT nodes per visit (0: off),
+    vct_depth: int = 2         # ...at this depth below the root or less
+    vct_plies: int = 24
 
 
 def new_tree(capacity: int) -> Tree:
@@ -259,7 +264,30 @@ def _settle(tree: Tree, node: int) -> None:
 
 
 @kernel
-def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace) -> int:
+def _threat_proof_due(tree: Tree, node: int, p: Params) -> bool:
+    """Whether `node` is due for a threat proof (see _threat_proof): its visits just reached vct_visits or doubled."""
+    v = tree.visits[node]
+    return p.vct_ratio > 0.0 and v >= p.vct_visits and (v & (v - 1)) == 0 and tree.proven[node] == 0
+
+
+@kernel
+def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: VctSpace) -> None:
+    """Prove `node` won for `color`, its side to move, when it wins by continuous threats. Asked when the node's
+    visits reach ``vct_visits`` and at each doubling after, with a budget that grows with them: the search spends
+    its threat-space effort where it spends its visits, and a proof there settles what MCTS would need thousands
+    of visits to see (a threat sequence is 10-30 plies of narrow replies). The table is shared with the root's
+    searches, so the effort carries over."""
+    v = tree.visits[node]
+    me = color - 1
+    if st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_THREE] \
+            + st.cls_count[me, C_THREE_THREE] == 0:
+        return  # no threat to start with
+    if find_vct(st, color, p.vct_plies, int(v * p.vct_ratio) + 1, vs) >= 0:
+        tree.proven[node] = 1
+
+
+@kernel
+def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace, vs: VctSpace) -> int:
     """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran.
 
     An iteration does not take its moves back at its end: the next one mostly walks down the same first moves, so
@@ -317,6 +345,11 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             node = child
             depth += 1
             path[depth] = node
+            if depth <= p.vct_depth and _threat_proof_due(tree, node, p):
+                while made > depth:  # the board must hold this node's position, not the old path below it
+                    unmake(st, tree.move[path[made]])
+                    made -= 1
+                _threat_proof(st, tree, node, c, p, vs)
         if depth > deepest:
             deepest = depth
         # back up: `value` is for the side to move at path[depth]

@@ -29,12 +29,13 @@ def test_bench_positions_are_unfinished_games() -> None:
     from brain.mcts import Params, new_tree, search
     from brain.position import new_state
     from brain.threats import new_workspace
+    from brain.vct import new_vct_space
 
     for name in POSITIONS:
         board = board_of(name)
         st = new_state(board)
         tree = new_tree(200_000)
-        done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]))
+        done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]), new_vct_space())
         assert done == 5000 and tree.proven[0] == 0, name
 
 

@@ -13,6 +13,7 @@ from brain.board import Board
 from brain.mcts import Params, new_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
+from brain.vct import new_vct_space
 
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
 
@@ -22,8 +23,9 @@ def grown_tree(board: Board, iterations: int, per_call: int):
     st = new_state(board)
     tree = new_tree(400_000)
     ws = new_workspace(st.cells.shape[0])
+    vs = new_vct_space()
     for _ in range(iterations // per_call):
-        search(st, tree, board.to_move, per_call, Params(), ws)
+        search(st, tree, board.to_move, per_call, Params(), ws, vs)
     return tree, st
 
 
