@@ -404,7 +404,7 @@ class MctsPlayer:
         root = int(tree.meta[M_ROOT])
         pv = line or self._principal_variation(board, tree, root)
         winrate = self._winrate(tree, root)
-        if note in ("vcf", "vct"):
+        if note == "vcf" or note.startswith("vct"):
             winrate = 1.0
         report = SearchReport((x, y), iterations, time.monotonic() - started, int(tree.meta[M_MAXDEPTH]),
                               winrate, pv or [(x, y)], note)

@@ -62,7 +62,8 @@ class Params(NamedTuple):
     rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
     vct_visits: int = 128      # in-tree VCT: a node is asked whether its side to move wins by threats when its visits
     vct_ratio: float = 0.25    # ...reach this and each doubling after, with this many VCT nodes per visit (0: off),
-    vct_depth: int = 2         # ...at this depth below the root or less
+    vct_depth: int = 2         # ...at this depth below the root or less,
+    vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
     vct_plies: int = 24
 
 
@@ -282,7 +283,7 @@ def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: V
     if st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_THREE] \
             + st.cls_count[me, C_THREE_THREE] == 0:
         return  # no threat to start with
-    if find_vct(st, color, p.vct_plies, int(v * p.vct_ratio) + 1, vs) >= 0:
+    if find_vct(st, color, p.vct_plies, min(int(v * p.vct_ratio) + 1, p.vct_call_nodes), vs) >= 0:
         tree.proven[node] = 1
 
 

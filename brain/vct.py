@@ -28,8 +28,9 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
-from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE
+from brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
 from brain.position import State, make, unmake
+from brain.rules import EMPTY
 from brain.threats import first_of_class, playable_cells
 
 MAX_LEVELS = 48
@@ -56,11 +57,16 @@ class VctSpace(NamedTuple):
     thpn: np.ndarray     # int64[levels]: the proof-number threshold of each level's node
     thdn: np.ndarray     # int64[levels]: the disproof-number threshold
     made: np.ndarray     # int32[levels]: the move of this level being searched below it
+    chosen: np.ndarray   # int32[levels]: ...and its index among the level's moves
+    cpn: np.ndarray      # int32[levels, MAX_MOVES]: the children's numbers as last read from the table
+    cdn: np.ndarray      # int32[levels, MAX_MOVES]
+    cplies: np.ndarray   # int32[levels, MAX_MOVES]
     tt_keys: np.ndarray  # uint64[2^k]
     tt_pn: np.ndarray    # int32[2^k]
     tt_dn: np.ndarray    # int32[2^k]
     tt_plies: np.ndarray  # int16[2^k]: proved: plies to the win; otherwise: plies the node was searched with
     info: np.ndarray     # int64[4]: see V_*
+    scratch: np.ndarray  # int32[MAX_MOVES]: a node's list of the attacker's open-four points
 
 
 def new_vct_space(tt_bits: int = 20) -> VctSpace:
@@ -71,12 +77,17 @@ def new_vct_space(tt_bits: int = 20) -> VctSpace:
         thpn=np.zeros(MAX_LEVELS, dtype=np.int64),
         thdn=np.zeros(MAX_LEVELS, dtype=np.int64),
         made=np.full(MAX_LEVELS, -1, dtype=np.int32),
+        chosen=np.zeros(MAX_LEVELS, dtype=np.int32),
+        cpn=np.zeros((MAX_LEVELS, MAX_MOVES), dtype=np.int32),
+        cdn=np.zeros((MAX_LEVELS, MAX_MOVES), dtype=np.int32),
+        cplies=np.zeros((MAX_LEVELS, MAX_MOVES), dtype=np.int32),
         # np.full writes every page now, so the table counts in the resident size the tree is sized against
         tt_keys=np.full(1 << tt_bits, 0, dtype=np.uint64),
         tt_pn=np.full(1 << tt_bits, 0, dtype=np.int32),
         tt_dn=np.full(1 << tt_bits, 0, dtype=np.int32),
         tt_plies=np.full(1 << tt_bits, 0, dtype=np.int16),
         info=np.zeros(4, dtype=np.int64),
+        scratch=np.zeros(MAX_MOVES, dtype=np.int32),
     )
 
 
@@ -143,7 +154,34 @@ def _or_node(st: State, attacker: int, plies_left: int, out: np.ndarray) -> tupl
 
 
 @kernel
-def _and_node(st: State, attacker: int, out: np.ndarray) -> tuple[int, int]:
+def _kills_open_fours(st: State, a: int, m: int, points: np.ndarray, k: int) -> bool:
+    """Whether a defender stone on m leaves side `a` none of its open-four points points[:k]. A stone changes only
+    the lines through it, so each point's class is looked up again with the one line that m is on re-keyed -- the
+    same answer as making the move and counting, without making it (that was the dearest part of a node)."""
+    for j in range(k):
+        q = points[j]
+        if q == m:
+            continue
+        diff = m - q
+        code = st.code[a, q]
+        for d in range(4):
+            step = st.steps[d]
+            if diff % step != 0:
+                continue
+            o = diff // step
+            if o < -WINDOW_HALF or o > WINDOW_HALF:
+                continue
+            key = st.keys[a, q, d] + 2 * st.weights[o + WINDOW_HALF]
+            p = st.tables[a, key]
+            code = code + (np.int32(p) - np.int32(st.pat[a, q, d])) * st.combo[d]
+            break
+        if st.cls_lut[a, code] >= C_OPEN_FOUR and st.cls_lut[a, code] != C_FORBIDDEN:
+            return False
+    return True
+
+
+@kernel
+def _and_node(st: State, attacker: int, out: np.ndarray, scratch: np.ndarray) -> tuple[int, int]:
     """(WON / LOST / OPEN, reply count) for the defender to move; the replies go to out."""
     a = attacker - 1
     d = 1 - a
@@ -161,14 +199,18 @@ def _and_node(st: State, attacker: int, out: np.ndarray) -> tuple[int, int]:
     if st.cls_count[a, C_OPEN_FOUR] == 0:
         return LOST, 0  # no threat left to answer
     # replies that leave the attacker no open-four point, then the defender's own fours
+    points = scratch
+    k = 0
+    for i in range(st.interior.shape[0]):
+        q = st.interior[i]
+        if st.cells[q] == EMPTY and st.cls[a, q] == C_OPEN_FOUR and k < points.shape[0]:
+            points[k] = q
+            k += 1
     n = 0
     cand = playable_cells(st, a, C_FOUR, False, out, 0, defender)
     for i in range(cand):
         m = out[i]
-        make(st, m, defender)
-        ok = st.cls_count[a, C_OPEN_FOUR] == 0
-        unmake(st, m)
-        if ok:
+        if _kills_open_fours(st, a, m, points, k):
             out[n] = m
             n += 1
     start = n
@@ -228,13 +270,14 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
         kind = level & 1  # 0: the attacker to move (OR), 1: the defender (AND)
         key = st.hash[0] ^ salt
         plies_left = max_ply - level
+        fresh = entering
         if entering:
             entering = False
             nodes += 1
             if kind == 0:
                 status, n = _or_node(st, attacker, plies_left, space.moves[level])
             else:
-                status, n = _and_node(st, attacker, space.moves[level])
+                status, n = _and_node(st, attacker, space.moves[level], space.scratch)
             if status != OPEN:
                 if status == WON:
                     _store(space, key, 0, INF, 1 if kind == 0 else 2)
@@ -247,9 +290,21 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
                 unmake(st, space.made[level])
                 continue
             space.count[level] = n
-        # read the children's numbers from the table
+        # the children's numbers: all read from the table when the node is entered, afterwards only the child just
+        # searched (a sibling changes only through a transposition, rare enough to leave for the next visit)
         n = space.count[level]
         mover = attacker if kind == 0 else 3 - attacker
+        first = 0 if fresh else space.chosen[level]
+        last = n if fresh else first + 1
+        for i in range(first, last):
+            m = space.moves[level, i]
+            initial = 1
+            if kind == 0 and st.cls[attacker - 1, m] < C_FOUR:
+                initial = 2  # a three leaves the defender several replies, a four one
+            cpn, cdn, cplies = _probe(space, key ^ z[mover - 1, m], plies_left - 1, initial)
+            space.cpn[level, i] = cpn
+            space.cdn[level, i] = cdn
+            space.cplies[level, i] = cplies
         best = -1
         best_pn = INF
         best_dn = INF
@@ -258,12 +313,9 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
         sum_dn = 0
         won_plies = 1 << 14 if kind == 0 else 0
         for i in range(n):
-            m = space.moves[level, i]
-            child_key = key ^ z[mover - 1, m]
-            initial = 1
-            if kind == 0 and st.cls[attacker - 1, m] < C_FOUR:
-                initial = 2  # a three leaves the defender several replies, a four one
-            cpn, cdn, cplies = _probe(space, child_key, plies_left - 1, initial)
+            cpn = space.cpn[level, i]
+            cdn = space.cdn[level, i]
+            cplies = space.cplies[level, i]
             sum_pn = min(sum_pn + cpn, INF)
             sum_dn = min(sum_dn + cdn, INF)
             if kind == 0:
@@ -304,6 +356,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
             child_thpn = space.thpn[level] - pn + best_pn
         m = space.moves[level, best]
         space.made[level] = m
+        space.chosen[level] = best
         make(st, m, mover)
         level += 1
         space.thpn[level] = min(child_thpn, INF)

@@ -9,7 +9,8 @@ import pytest
 from brain.board import BLACK, WHITE, Board
 from brain.position import make, new_state, unmake
 from brain.threats import find_vcf, new_workspace
-from brain.vct import V_NODES, V_PLIES, V_RESULT, find_vct, new_vct_space
+from brain.patterns import C_OPEN_FOUR
+from brain.vct import V_NODES, V_PLIES, V_RESULT, _kills_open_fours, find_vct, new_vct_space
 
 # From a real game (runs of the A/B tournaments): black to move has three stones against three, no VCF, and wins by
 # threats starting with 7,5 -- a column three that forces white, then more threes until a four-three.
@@ -112,3 +113,37 @@ def test_a_budget_cut_is_unknown_not_disproved():
     space = new_vct_space()
     assert find_vct(st, WHITE, 30, 20, space) == -1
     assert space.info[V_RESULT] == -1
+
+
+def _open_four_points(st, side):
+    return [int(q) for q in st.interior if st.cells[q] == 0 and st.cls[side, q] == C_OPEN_FOUR]
+
+
+@pytest.mark.parametrize("rule", [0, 1, 4, 8])
+def test_the_defence_test_without_a_move_agrees_with_making_the_move(rule):
+    """_kills_open_fours answers "does a defender stone here leave the attacker no open-four point?" from the
+    patterns; it must agree with making the move and counting, on every empty cell of positions with open threes."""
+    rng = np.random.default_rng(7 + rule)
+    outcomes = []
+    for _ in range(200):
+        board = Board(15, rule=rule)
+        for _ in range(int(rng.integers(6, 30))):
+            empty = board.empty_cells()
+            x, y = empty[int(rng.integers(len(empty)))]
+            if abs(x - 7) > 4 or abs(y - 7) > 4:
+                continue
+            board.play(x, y)
+        st = new_state(board)
+        for a in (0, 1):
+            points = _open_four_points(st, a)
+            if not points:
+                continue
+            arr = np.array(points, dtype=np.int32)
+            for x, y in board.empty_cells():
+                m = board.index(x, y)
+                make(st, m, 2 - a)
+                expected = st.cls_count[a, C_OPEN_FOUR] == 0
+                unmake(st, m)
+                assert _kills_open_fours(st, a, m, arr, len(points)) == expected, (board.history, a, x, y)
+                outcomes.append(expected)
+    assert len(outcomes) > 300 and any(outcomes) and not all(outcomes)
