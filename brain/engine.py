@@ -8,6 +8,10 @@ VCT now, no move of ours gives it one); then MCTS in slices of a few millisecond
 soft deadline only matters when a match clock binds); then the move with the most visits unless a proof says
 otherwise, checked last against the opponent's VCT. When every move loses, the one after which the opponent's win is
 longest (or not found at all) is played: engines that win positions often miss the win later.
+
+Every search of the move runs under one ``SearchLimits`` (``brain.limits``): a stop, the hard deadline or the node
+budget cuts whichever search is running, at its next node. The steps read the move's clock from it (``now()``), which
+under a node budget counts nodes rather than seconds.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from brain.board import Board
+from brain.limits import SearchLimits, new_limits
 from brain.memory import tree_capacity
 from brain.mcts import (
     M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
@@ -134,11 +139,12 @@ class MctsPlayer:
         tree = new_tree(WARM_UP_NODES)
         ws = self._workspace_for(st)
         color = board.to_move
-        expand_root(st, tree, color, self.params, self.options.root_children, ws)
-        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False)
-        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
-        find_vct(st, color, self.options.vct_plies, 100, self._vct_space)
-        search(st, tree, color, 64, self.params, ws, self._vct_space)
+        limits = new_limits()
+        expand_root(st, tree, color, self.params, self.options.root_children, ws, limits)
+        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False, limits)
+        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws, limits)
+        find_vct(st, color, self.options.vct_plies, 100, self._vct_space, limits)
+        search(st, tree, color, 64, self.params, ws, self._vct_space, limits)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
         board.is_forbidden(0, 0)
@@ -155,33 +161,37 @@ class MctsPlayer:
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
+        with SearchLimits(limits) as search_limits:
+            return self._choose(board, search_limits)
+
+    def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
         st = new_state(board)
-        tree = self._tree_for(board, limits.max_memory)
+        tree = self._tree_for(board, limits.think.max_memory)
         p = self.params
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
 
-        count = expand_root(st, tree, color, p, self.options.root_children, ws)
+        count = expand_root(st, tree, color, p, self.options.root_children, ws, limits.array)
         root = int(tree.meta[M_ROOT])
         if count == 0:  # lost at once or the board is full: any legal move will do
             return self._fallback(board, started, "no saving move")
         if count == 1:
             return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
 
-        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False):
+        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False, limits.array):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
-        thinking = max(0.0, limits.soft_deadline - time.monotonic())
-        win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking))
+        thinking = max(0.0, limits.soft_deadline - limits.now())
+        win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking), limits)
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, f"vct {int(self._vct_space.info[V_PLIES])} plies")
 
-        threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking)) >= 0 or \
+        threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking), limits) >= 0 or \
             self._vct_space.info[V_RESULT] < 0
         loss_plies = self._filter_root(st, tree, color, threatened,
-                                       time.monotonic() + self.options.filter_share * thinking, limits)
+                                       limits.now() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
         note = "threat" if threatened else ""
@@ -237,7 +247,7 @@ class MctsPlayer:
         return tree
 
     def _filter_root(self, st: State, tree: Tree, color: int, threatened: bool, budget_end: float,
-                     limits: ThinkLimits) -> dict[int, int]:
+                     limits: SearchLimits) -> dict[int, int]:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
         VCF (cheap), then -- when the opponent threatens a VCT at all -- the moves in order of promise against its
         VCT, while ``filter_share`` of the time lasts. Returns the refuted children with the length of the
@@ -252,12 +262,13 @@ class MctsPlayer:
         loss_plies: dict[int, int] = {}
 
         def refuted_by_vcf(c: int) -> int:
-            lost = opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws)
+            lost = opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws,
+                                      limits.array)
             return self._pv_plies(ws.pv) if lost else 0
 
         def refuted_by_vct(c: int) -> int:
-            nodes = self._vct_nodes(budget_end - time.monotonic())
-            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes)
+            nodes = self._vct_nodes(budget_end - limits.now())
+            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes, limits)
 
         passes = [(refuted_by_vcf, children)]
         if threatened:
@@ -265,7 +276,7 @@ class MctsPlayer:
         for refuted, order in passes:
             marked = []
             for c in order:
-                if time.monotonic() > budget_end or limits.stop.is_set():
+                if limits.now() > budget_end or limits.stopped():
                     break
                 if tree.proven[c] == 0:
                     plies = refuted(c)
@@ -287,12 +298,12 @@ class MctsPlayer:
             n += 1
         return max(n, 1)
 
-    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> int:
+    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int, limits: SearchLimits) -> int:
         """The length of the opponent's win by continuous threats after `color` plays `move`, or 0 if none is found."""
         if nodes <= 0:
             return 0
         make(st, move, color)
-        won = self._vct(st, 3 - color, nodes) >= 0
+        won = self._vct(st, 3 - color, nodes, limits) >= 0
         unmake(st, move)
         return int(self._vct_space.info[V_PLIES]) + 1 if won else 0
 
@@ -301,16 +312,16 @@ class MctsPlayer:
         nodes = int(min(self.options.vct_max_nodes, seconds * VCT_NODES_PER_SECOND))
         return nodes if nodes >= MIN_VCT_NODES else 0
 
-    def _vct(self, st: State, attacker: int, nodes: int) -> int:
+    def _vct(self, st: State, attacker: int, nodes: int, limits: SearchLimits) -> int:
         """The attacker's first move of a win by continuous threats, or -1 (none found; ``info[V_RESULT]`` says
         whether the search ran out of nodes). Its table is kept from search to search (see ``brain.vct``)."""
         self._vct_space.info[V_RESULT] = 0
         if nodes <= 0:
             return -1
-        return int(find_vct(st, attacker, self.options.vct_plies, nodes, self._vct_space))
+        return int(find_vct(st, attacker, self.options.vct_plies, nodes, self._vct_space, limits.array))
 
     def _checked_choice(self, st: State, tree: Tree, color: int, threatened: bool, loss_plies: dict[int, int],
-                        limits: ThinkLimits) -> int:
+                        limits: SearchLimits) -> int:
         """The best root child after the opponent's VCT has had its say: when the opponent threatens one, a move
         after which it wins by threats is marked lost and the next best takes its place (a few times, each check
         sized to the time left before the hard deadline)."""
@@ -319,10 +330,10 @@ class MctsPlayer:
         if not threatened:
             return child
         for _ in range(self.options.checked_choices):
-            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stop.is_set():
+            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stopped():
                 break
-            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - time.monotonic()) - RESERVE_MIN_SECONDS)
-            plies = self._opponent_vct_after(st, int(tree.move[child]), color, nodes)
+            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - limits.now()) - RESERVE_MIN_SECONDS)
+            plies = self._opponent_vct_after(st, int(tree.move[child]), color, nodes, limits)
             if plies == 0:
                 break
             tree.proven[child] = 1
@@ -338,32 +349,32 @@ class MctsPlayer:
         children = range(first, first + int(tree.count[root]))
         return max(children, key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
 
-    def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
+    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits) -> int:
         """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check
         and the reply). Only when a match clock makes time worth saving (the soft deadline comes before the hard
         one) does a clear choice stop at the soft deadline, or a settled one earlier: otherwise the time left is
         worth more to the search -- its tree is kept for the next move -- than to nobody."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
-        now = time.monotonic()
+        now = limits.now()
         reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now))
         last_call = limits.hard_deadline - reserve
         saving = limits.soft_deadline < last_call
         batch = 64
         total = 0
         while not limits.expired() and tree.proven[root] == 0:
-            t0 = time.monotonic()
+            t0 = limits.now()
             deadline = limits.soft_deadline if saving and self._clear(tree, root) else last_call
             if t0 >= deadline:
                 break
-            done = int(search(st, tree, color, batch, self.params, ws, self._vct_space))
+            done = int(search(st, tree, color, batch, self.params, ws, self._vct_space, limits.array))
             total += done
             if done < batch:
                 break
-            spent = time.monotonic() - t0
+            spent = limits.now() - t0
             rate = done / spent if spent > 0 else batch * 100.0
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-            if saving and self._settled(tree, root, rate * max(0.0, deadline - time.monotonic())):
+            if saving and self._settled(tree, root, rate * max(0.0, deadline - limits.now())):
                 break
         return total
 

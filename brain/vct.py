@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
+from brain.limits import charge
 from brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
 from brain.position import State, make, unmake
 from brain.rules import EMPTY
@@ -254,9 +255,10 @@ def _store(space: VctSpace, key: np.uint64, pn: int, dn: int, plies: int) -> Non
 
 
 @kernel
-def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> int:
+def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: np.ndarray) -> int:
     """The attacker's first move of a win by continuous threats within max_ply plies, or -1 (none, or the budget ran
-    out: ``space.info`` tells which, and the length of the win)."""
+    out: ``space.info`` tells which, and the length of the win). Each node counts against `limits` too; when they
+    refuse one (stopped, or their budget spent) the search ends as when its own budget runs out."""
     salt = _salt(attacker)
     max_ply = min(max_ply, MAX_LEVELS - 1)
     z = st.zobrist
@@ -273,6 +275,15 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
         fresh = entering
         if entering:
             entering = False
+            if charge(limits):
+                # stopped from outside: leave this node unsearched and unwind, storing what the levels above know
+                nodes = node_budget
+                if level == 0:
+                    root_pn = 1
+                    break
+                level -= 1
+                unmake(st, space.made[level])
+                continue
             nodes += 1
             if kind == 0:
                 status, n = _or_node(st, attacker, plies_left, space.moves[level])

@@ -10,6 +10,7 @@ import pytest
 
 from brain.bench import board_of
 from brain.board import Board
+from brain.limits import new_limits
 from brain.mcts import Params, new_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
@@ -25,7 +26,7 @@ def grown_tree(board: Board, iterations: int, per_call: int):
     ws = new_workspace(st.cells.shape[0])
     vs = new_vct_space()
     for _ in range(iterations // per_call):
-        search(st, tree, board.to_move, per_call, Params(), ws, vs)
+        search(st, tree, board.to_move, per_call, Params(), ws, vs, new_limits())
     return tree, st
 
 
