@@ -32,7 +32,7 @@ from brain.patterns import compile_table_builders
 from brain.player import MoveChoice, ThinkLimits
 from brain.position import State, make, new_state, unmake
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
-from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space
+from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
@@ -41,6 +41,8 @@ SAFETY_VCF_NODES = 6_000
 VCT_NODES_PER_SECOND = 300_000  # df-pn VCT speed on 15x15 middle games here (measured), turns time into nodes
 MIN_VCT_NODES = 300           # a VCT given fewer nodes than this is not worth starting
 UNKNOWN_LOSS_PLIES = 1000     # how long the opponent's win is taken to be when its VCT was not found
+FILTER_SPLIT = 6              # a root move's check against the opponent's VCT may use 1/6 of the filter's time left
+ZONE_NODES = 20_000           # the most proof nodes read back to find the cells of the opponent's threat win
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
@@ -123,6 +125,8 @@ class MctsPlayer:
         self._tree_history: list[int] = []
         self._ws = new_workspace(0)
         self._vct_space = new_vct_space()
+        self._zone_mark = np.zeros(0, dtype=np.uint8)
+        self._zone_cells = np.zeros(0, dtype=np.int32)
         self._memory = -1
 
     # --- Player protocol ------------------------------------------------------------------------------------
@@ -144,6 +148,8 @@ class MctsPlayer:
         find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False, limits)
         opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws, limits)
         find_vct(st, color, self.options.vct_plies, 100, self._vct_space, limits)
+        proof_cells(st, color, self.options.vct_plies, self._vct_space, np.zeros(st.cells.shape[0], dtype=np.uint8),
+                    np.zeros(st.cells.shape[0], dtype=np.int32), 10)
         search(st, tree, color, 64, self.params, ws, self._vct_space, limits)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
@@ -184,13 +190,14 @@ class MctsPlayer:
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
         thinking = max(0.0, limits.soft_deadline - limits.now())
-        win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking), limits)
+        win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking, limits), limits)
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, f"vct {int(self._vct_space.info[V_PLIES])} plies")
 
-        threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking), limits) >= 0 or \
+        threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking, limits), limits) >= 0 or \
             self._vct_space.info[V_RESULT] < 0
-        loss_plies = self._filter_root(st, tree, color, threatened,
+        zone = self._threat_zone(st, color) if threatened else set()
+        loss_plies = self._filter_root(st, tree, color, threatened, zone,
                                        limits.now() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
@@ -246,12 +253,13 @@ class MctsPlayer:
         self._tree_history = history
         return tree
 
-    def _filter_root(self, st: State, tree: Tree, color: int, threatened: bool, budget_end: float,
+    def _filter_root(self, st: State, tree: Tree, color: int, threatened: bool, zone: set[int], budget_end: float,
                      limits: SearchLimits) -> dict[int, int]:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
-        VCF (cheap), then -- when the opponent threatens a VCT at all -- the moves in order of promise against its
-        VCT, while ``filter_share`` of the time lasts. Returns the refuted children with the length of the
-        opponent's win after each (for the longest defence when every move loses).
+        VCF (cheap), then -- when the opponent threatens a VCT at all -- the moves against its VCT while
+        ``filter_share`` of the time lasts: the cells of its proof (`zone`) first, then the others, each in order of
+        promise and each check given a share of the time left. Returns the refuted children with the length of
+        the opponent's win after each (for the longest defence when every move loses).
 
         A pass that would leave no move standing is undone: when everything loses, the moves that lose only to the
         deeper threat are the ones to choose among (the opponent still has to find the win)."""
@@ -266,13 +274,16 @@ class MctsPlayer:
                                       limits.array)
             return self._pv_plies(ws.pv) if lost else 0
 
+        by_promise = sorted(children, key=lambda c: (int(tree.move[c]) not in zone, -tree.prior[c]))
+
         def refuted_by_vct(c: int) -> int:
-            nodes = self._vct_nodes(budget_end - limits.now())
-            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes, limits)
+            left = by_promise.index(c)
+            share = (budget_end - limits.now()) / max(1, min(len(by_promise) - left, FILTER_SPLIT))
+            return self._opponent_vct_after(st, int(tree.move[c]), color, self._vct_nodes(share, limits), limits)
 
         passes = [(refuted_by_vcf, children)]
         if threatened:
-            passes.append((refuted_by_vct, sorted(children, key=lambda c: -tree.prior[c])))
+            passes.append((refuted_by_vct, by_promise))
         for refuted, order in passes:
             marked = []
             for c in order:
@@ -289,6 +300,19 @@ class MctsPlayer:
                     tree.proven[c] = 0
                 return loss_plies
         return loss_plies
+
+    def _threat_zone(self, st: State, color: int) -> set[int]:
+        """The cells of the opponent's proved threat win, were it to move now (empty if not proved): the first
+        places to look for a defence (``brain.vct.proof_cells``)."""
+        if self._vct_space.info[V_RESULT] != 1:
+            return set()
+        cells = st.cells.shape[0]
+        if self._zone_mark.shape[0] != cells:
+            self._zone_mark = np.zeros(cells, dtype=np.uint8)
+            self._zone_cells = np.zeros(cells, dtype=np.int32)
+        n = proof_cells(st, 3 - color, self.options.vct_plies, self._vct_space, self._zone_mark, self._zone_cells,
+                        ZONE_NODES)
+        return {int(c) for c in self._zone_cells[:n]}
 
     @staticmethod
     def _pv_plies(pv: np.ndarray) -> int:
@@ -307,9 +331,10 @@ class MctsPlayer:
         unmake(st, move)
         return int(self._vct_space.info[V_PLIES]) + 1 if won else 0
 
-    def _vct_nodes(self, seconds: float) -> int:
-        """The VCT nodes that fit in `seconds` (0 when too few to find anything, or VCT is off)."""
-        nodes = int(min(self.options.vct_max_nodes, seconds * VCT_NODES_PER_SECOND))
+    def _vct_nodes(self, seconds: float, limits: SearchLimits) -> int:
+        """The VCT nodes that fit in `seconds` of the move's clock (0 when too few to find anything, or VCT is
+        off)."""
+        nodes = min(self.options.vct_max_nodes, limits.nodes_in(seconds, VCT_NODES_PER_SECOND))
         return nodes if nodes >= MIN_VCT_NODES else 0
 
     def _vct(self, st: State, attacker: int, nodes: int, limits: SearchLimits) -> int:
@@ -332,7 +357,7 @@ class MctsPlayer:
         for _ in range(self.options.checked_choices):
             if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stopped():
                 break
-            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - limits.now()) - RESERVE_MIN_SECONDS)
+            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - limits.now()) - RESERVE_MIN_SECONDS, limits)
             plies = self._opponent_vct_after(st, int(tree.move[child]), color, nodes, limits)
             if plies == 0:
                 break

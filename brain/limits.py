@@ -134,6 +134,12 @@ class SearchLimits:
             return self.started + self.nodes / NODES_PER_VIRTUAL_SECOND
         return time.monotonic()
 
+    def nodes_in(self, seconds: float, rate: float) -> int:
+        """How many nodes of a search running at `rate` nodes a second fit in `seconds` of this move's clock: under a
+        node budget the clock runs at NODES_PER_VIRTUAL_SECOND whatever the search, so a stage given a share of the
+        time gets that share of the budget."""
+        return int(seconds * (NODES_PER_VIRTUAL_SECOND if self.think.max_nodes > 0 else rate))
+
     def stopped(self) -> bool:
         """Whether the search was told to stop (YXSTOP, END, the real hard deadline) or spent its node budget."""
         return bool(self.array[L_STOP] != 0 or self.array[L_NODES] >= self.array[L_MAX_NODES])

@@ -404,3 +404,80 @@ def _winning_move(st: State, attacker: int, max_ply: int, space: VctSpace) -> in
             best, best_plies = m, plies
     space.info[V_PLIES] = best_plies + 1 if best >= 0 else 0
     return best
+
+
+@kernel
+def _mark(cell: int, mark: np.ndarray, out: np.ndarray, n: int) -> int:
+    """Add cell to out[:n] unless marked already; the new count."""
+    if mark[cell] == 0 and n < out.shape[0]:
+        mark[cell] = 1
+        out[n] = cell
+        n += 1
+    return n
+
+
+@kernel
+def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: np.ndarray, out: np.ndarray,
+                max_nodes: int) -> int:
+    """The cells the attacker's proved VCT from this position plays on -- its threats along the proof and every
+    defender reply they answer, and where its last threats land -- written to out; the count is returned (0 if
+    the position is not proved).
+
+    These are where a stone of the defender's, played now, is most likely to break the proof (a threat-space
+    search's defences are its gain and cost squares): the engine tries them first when it must defend. The proof
+    is read back from the table: at the attacker's nodes the proved threat, at the defender's every reply. `mark`
+    (one byte per cell, all zero) is left as it was; at most `max_nodes` nodes are walked."""
+    salt = _salt(attacker)
+    z = st.zobrist
+    n = 0
+    walked = 0
+    level = 0
+    entering = True
+    while True:
+        kind = level & 1
+        if entering:
+            entering = False
+            walked += 1
+            key = st.hash[0] ^ salt
+            if kind == 0:
+                status, k = _or_node(st, attacker, max_ply - level, space.moves[level])
+                if status == OPEN:
+                    chosen = -1
+                    for i in range(k):
+                        pn, dn, plies = _probe(space, key ^ z[attacker - 1, space.moves[level, i]],
+                                               max_ply - level - 1, 1)
+                        if pn == 0:
+                            chosen = space.moves[level, i]
+                            break
+                    k = 0
+                    if chosen >= 0:
+                        space.moves[level, 0] = chosen
+                        k = 1
+            else:
+                status, k = _and_node(st, attacker, space.moves[level], space.scratch)
+            if status == WON:
+                # where the win lands: the attacker's five, open-four and four points (a last three's defences
+                # are among its four points)
+                for i in range(st.interior.shape[0]):
+                    q = st.interior[i]
+                    c = st.cls[attacker - 1, q]
+                    if st.cells[q] == EMPTY and c >= C_FOUR and c != C_FORBIDDEN:
+                        n = _mark(q, mark, out, n)
+            space.count[level] = k if status == OPEN and walked < max_nodes and level + 1 < MAX_LEVELS else 0
+            space.chosen[level] = 0
+        if space.chosen[level] >= space.count[level]:
+            if level == 0:
+                break
+            level -= 1
+            unmake(st, space.made[level])
+            continue
+        m = space.moves[level, space.chosen[level]]
+        space.chosen[level] += 1
+        n = _mark(m, mark, out, n)
+        space.made[level] = m
+        make(st, m, attacker if kind == 0 else 3 - attacker)
+        level += 1
+        entering = True
+    for i in range(n):
+        mark[out[i]] = 0
+    return n
