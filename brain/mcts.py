@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from brain.evaluation import learned_logit
 from brain.jit import kernel
 from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
@@ -52,6 +53,7 @@ class Params(NamedTuple):
     """Search knobs (tuned by games, not by guess; see the README's strength report)."""
 
     c_puct: float = 1.6
+    eval_model: int = 0        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
     fpu_reduction: float = 0.25
     prior_power: float = 0.7
     eval_scale: float = 260.0
@@ -101,11 +103,13 @@ def reset_tree(tree: Tree) -> None:
 
 
 @kernel
-def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
+def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
     """(value for the side to move, proof) of a position from its patterns alone.
 
-    Proofs: a five to play wins; two opponent five points lose; an open four to play wins when the opponent cannot
-    make even a four. Otherwise a squashed score difference, with the threats the side to move can make next.
+    Proofs: a five to play wins; two opponent five points lose; an open four to play wins when the opponent has no
+    five point (it would need a five at once). Otherwise the learned model (``brain.evaluation``, ``p.eval_model``
+    = 1): a logistic fit of game outcomes on the line-pattern and cell-class counts of both sides; or the hand-set
+    one (0): a squashed score difference, with the threats the side to move can make next.
     """
     me = color - 1
     op = 1 - me
@@ -113,6 +117,10 @@ def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
         return 1.0, 1
     if st.cls_count[op, C_FIVE] >= 2:
         return -1.0, -1
+    if p.eval_model == 1:
+        if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
+            return 1.0, 1
+        return np.tanh(0.5 * learned_logit(st, me)), 0
     op_fours = st.cls_count[op, C_FOUR] + st.cls_count[op, C_FOUR_THREE] + st.cls_count[op, C_OPEN_FOUR]
     x = float(st.score_sum[me] - st.score_sum[op])
     if st.cls_count[op, C_FIVE] == 1:
@@ -131,7 +139,7 @@ def evaluate(st: State, color: int, scale: float) -> tuple[float, int]:
             x -= 250.0
         if st.cls_count[op, C_FOUR_THREE] > 0:
             x -= 150.0
-    return np.tanh(x / scale), 0
+    return np.tanh(x / p.eval_scale), 0
 
 
 @kernel
@@ -176,7 +184,7 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
         made += 1
         c = 3 - c
     if not decided:
-        v, _ = evaluate(st, c, p.eval_scale)
+        v, _ = evaluate(st, c, p)
         value = v if c == color else -v
     for i in range(made - 1, -1, -1):
         unmake(st, line[i])
@@ -325,7 +333,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 break
             if tree.first[node] < 0:
                 if tree.visits[node] == 0 and node != root:
-                    value, proof = evaluate(st, c, p.eval_scale)
+                    value, proof = evaluate(st, c, p)
                     if proof != 0:
                         tree.proven[node] = proof
                     elif p.rollout_plies > 0:
@@ -336,7 +344,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     value = float(tree.proven[node])
                     break
                 if r == 0:
-                    value, proof = evaluate(st, c, p.eval_scale)
+                    value, proof = evaluate(st, c, p)
                     break
             child = _select(tree, node, p)
             if child < 0:  # every child lost: settle below

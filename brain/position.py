@@ -19,7 +19,7 @@ import numpy as np
 from brain.board import Board
 from brain.jit import kernel
 from brain.patterns import (
-    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight,
+    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight,
     pattern_tables,
 )
 from brain.rules import EMPTY, RULE_CARO, WALL
@@ -45,6 +45,7 @@ class State(NamedTuple):
     cls: np.ndarray         # uint8[2, N]: cell class per side (empty cells only)
     score: np.ndarray       # int32[2, N]: cell score per side (empty cells only)
     cls_count: np.ndarray   # int32[2, CLASS_COUNT]: empty cells per class, per side
+    pat_count: np.ndarray   # int32[2, PATTERN_COUNT]: (empty cell, direction) pairs per line pattern, per side
     score_sum: np.ndarray   # int64[2]: sum of empty cells' scores, per side
     near: np.ndarray        # int16[N]: stones within NEIGHBOUR_RADIUS (Chebyshev)
     zobrist: np.ndarray     # uint64[2, N]
@@ -80,6 +81,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         cls=np.zeros((2, n), dtype=np.uint8),
         score=np.zeros((2, n), dtype=np.int32),
         cls_count=np.zeros((2, CLASS_COUNT), dtype=np.int32),
+        pat_count=np.zeros((2, PATTERN_COUNT), dtype=np.int32),
         score_sum=np.zeros(2, dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
         zobrist=rng.integers(1, 2**63 - 1, size=(2, n), dtype=np.int64).astype(np.uint64),
@@ -182,6 +184,7 @@ def _recode(st: State, idx: int) -> None:
 def init_state(st: State) -> None:
     """Compute keys, patterns, classes and sums of an empty board (cells already framed)."""
     st.cls_count[:, :] = 0
+    st.pat_count[:, :] = 0
     st.score_sum[:] = 0
     for i in range(st.interior.shape[0]):
         idx = st.interior[i]
@@ -189,6 +192,7 @@ def init_state(st: State) -> None:
             for d in range(4):
                 st.keys[s, idx, d] = _window_key(st.cells, idx, st.steps[d], s + 1, st.weights) + st.edge[idx, d]
         _recode(st, idx)
+        _count_patterns(st, idx, 1)
         st.cls[0, idx] = 0
         st.cls[1, idx] = 0
         st.score[0, idx] = 0
@@ -199,7 +203,16 @@ def init_state(st: State) -> None:
 
 
 @kernel
+def _count_patterns(st: State, idx: int, sign: int) -> None:
+    """Add (sign 1) or take out (-1) the empty cell idx's line patterns in the per-side pattern counts."""
+    for s in range(2):
+        for d in range(4):
+            st.pat_count[s, st.pat[s, idx, d]] += sign
+
+
+@kernel
 def _leave_sums(st: State, idx: int) -> None:
+    _count_patterns(st, idx, -1)
     for s in range(2):
         st.cls_count[s, st.cls[s, idx]] -= 1
         st.score_sum[s] -= st.score[s, idx]
@@ -223,6 +236,8 @@ def _set_pattern(st: State, s: int, q: int, d: int, pattern: int) -> None:
     old = st.pat[s, q, d]
     if pattern != old:
         st.pat[s, q, d] = pattern
+        st.pat_count[s, old] -= 1
+        st.pat_count[s, pattern] += 1
         st.code[s, q] += (np.int32(pattern) - np.int32(old)) * st.combo[d]
         _refresh_side(st, s, q)
 
@@ -283,6 +298,7 @@ def unmake(st: State, idx: int) -> None:
     # refreshed) and its window keys are back to what they were when the stone was made, so they still hold
     st.cls_count[0, 0] += 1
     st.cls_count[1, 0] += 1
+    _count_patterns(st, idx, 1)
     _refresh_cell(st, idx)
     st.info[I_STONES] -= 1
     n = st.info[I_STONES]

@@ -17,7 +17,8 @@ import pytest
 from brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
-    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, TABLE_SIZE, WINDOW_HALF,
+    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE,
+    WINDOW_HALF,
     cell_tables, offset_weight, pattern_tables,
 )
 from brain.position import I_LAST, I_STONES, State, make, new_state, unmake
@@ -43,6 +44,7 @@ def assert_matches_rebuild(st: State, board: Board) -> None:
     np.testing.assert_array_equal(st.cls[:, empty], fresh.cls[:, empty], "cell classes")
     np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
     np.testing.assert_array_equal(st.cls_count, fresh.cls_count, "class counts")
+    np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
     np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
     np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
     assert st.hash[0] == fresh.hash[0], "Zobrist hash"
@@ -82,6 +84,7 @@ def assert_matches_scratch(st: State, board: Board) -> None:
     classes, scores = cell_tables(board.rule)
     steps = (1, board.stride, board.stride + 1, board.stride - 1)
     counts = np.zeros((2, CLASS_COUNT), dtype=np.int64)
+    patterns = np.zeros((2, PATTERN_COUNT), dtype=np.int64)
     sums = np.zeros(2, dtype=np.int64)
     for x, y in board.empty_cells():
         idx = board.index(x, y)
@@ -92,10 +95,12 @@ def assert_matches_scratch(st: State, board: Board) -> None:
                 assert st.keys[side, idx, d] == key, f"key of {x},{y} side {side} direction {d}"
                 assert st.pat[side, idx, d] == tables[side, key], f"pattern of {x},{y} side {side} direction {d}"
                 code += int(tables[side, key]) * COMBO_WEIGHT[d]
+                patterns[side, tables[side, key]] += 1
             assert st.cls[side, idx] == classes[side, code] and st.score[side, idx] == scores[side, code]
             counts[side, classes[side, code]] += 1
             sums[side] += scores[side, code]
     np.testing.assert_array_equal(st.cls_count, counts)
+    np.testing.assert_array_equal(st.pat_count, patterns)
     np.testing.assert_array_equal(st.score_sum, sums)
 
 

@@ -1,0 +1,55 @@
+"""The learned position evaluation: a logistic model of who wins, fitted to games, over the pattern counts.
+
+Features, seen from the side to move ("me") and its opponent: how many (empty cell, direction) pairs hold each line
+pattern from P_TWO_C to P_FIVE (``State.pat_count``), and how many empty cells are in each class from C_WEAK to
+C_FIVE (``State.cls_count``). The logit is a weighted sum of these 30 counts plus a bias; the search's value is
+``tanh(logit / 2)``, the model's win probability stretched to [-1, 1].
+
+The weights are fitted by ``monte fit-eval`` (``tournaments/texel.py``) to positions from played games, each labelled
+with the game's result for the side to move (Texel's method); ``WEIGHTS`` below is its output, with the command and
+data that made it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from brain.jit import kernel
+from brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C
+from brain.position import State
+
+FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
+"""7 pattern counts and 8 class counts for each side."""
+
+WEIGHTS = np.array([
+    0.0305, 0.0132, 0.0303, 0.0117, 0.1167, 0.0000, 0.0000,
+    -0.0427, -0.0122, 0.0139, 0.1096, 0.4153, 2.5203, 0.0000, 0.0000,
+    -0.0188, 0.0041, -0.0117, 0.0248, -0.1354, -0.1886, 0.0000,
+    0.0249, -0.0004, -0.0092, -0.0828, -0.1457, -0.9303, -0.4471, 0.0000,
+    -0.0669,
+])
+"""me: patterns P_TWO_C..P_FIVE, classes C_WEAK..C_FIVE; then the opponent's, likewise; then the bias."""
+
+
+def features(st: State, me: int) -> np.ndarray:
+    """The model's 30 inputs for side `me` (0 black, 1 white) to move, as the fitting tool reads them."""
+    out = np.empty(2 * FEATURES_PER_SIDE)
+    for k, side in enumerate((me, 1 - me)):
+        base = k * FEATURES_PER_SIDE
+        out[base:base + P_FIVE - P_TWO_C + 1] = st.pat_count[side, P_TWO_C:P_FIVE + 1]
+        out[base + P_FIVE - P_TWO_C + 1:base + FEATURES_PER_SIDE] = st.cls_count[side, C_WEAK:C_FIVE + 1]
+    return out
+
+
+@kernel
+def learned_logit(st: State, me: int) -> float:
+    """The model's logit that side `me` (to move) wins."""
+    x = WEIGHTS[2 * FEATURES_PER_SIDE]
+    for k in range(2):
+        side = me if k == 0 else 1 - me
+        base = k * FEATURES_PER_SIDE
+        for p in range(P_TWO_C, P_FIVE + 1):
+            x += WEIGHTS[base + p - P_TWO_C] * st.pat_count[side, p]
+        for c in range(C_WEAK, C_FIVE + 1):
+            x += WEIGHTS[base + P_FIVE - P_TWO_C + 1 + c - C_WEAK] * st.cls_count[side, c]
+    return x
