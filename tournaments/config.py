@@ -12,7 +12,10 @@ TOML layout (every key optional except the engines; see tournaments/configs/*.to
                   first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
     [sprt]        enabled, elo0, elo1, alpha, beta
-    [[engine]]    name, command (a string or a list), revision, cwd      -- one table per engine
+    [[engine]]    name, command (a string or a list), revision, cwd, info -- one table per engine
+
+An engine's ``info`` is a table of its own INFO settings, sent after the standard ones, e.g.
+``info = { max_node = 20000, thread_num = 1 }`` (flag: ``--info NAME:KEY=VALUE``).
 
 Relative paths (``out``, ``openings.file``) are taken from the current directory, like the flags; an openings file
 that is not found there is also looked for among the files shipped in ``tournaments/openings/``.
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.board import MAX_SIZE, MIN_SIZE
-from tournaments.engines import EngineError, EngineSpec
+from tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
 from tournaments.scheduler import pairings
 
 FORMATS = ("round-robin", "gauntlet")
@@ -39,6 +42,7 @@ ORDERS = ("sequential", "shuffle")
 RULES = (0, 1, 4, 8, 9)
 SECTIONS = ("tournament", "game", "openings", "sprt")
 SHIPPED_OPENINGS = Path(__file__).resolve().parent / "openings"
+ENGINE_KEYS = ["name", "command", "revision", "cwd", "info"]
 
 
 class ConfigError(ValueError):
@@ -179,9 +183,9 @@ def _engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
     engines = []
     for i, table in enumerate(tables):
         where = f"[[engine]] #{i + 1}"
-        unknown = set(table) - {"name", "command", "revision", "cwd"}
+        unknown = set(table) - set(ENGINE_KEYS)
         if unknown:
-            raise _unknown(f"{where} key", sorted(unknown)[0], ["name", "command", "revision", "cwd"])
+            raise _unknown(f"{where} key", sorted(unknown)[0], ENGINE_KEYS)
         name = table.get("name")
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(f"{where} name: must be a non-empty string, got {name!r}")
@@ -193,10 +197,18 @@ def _engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
         for key in ("revision", "cwd"):
             if key in table and not isinstance(table[key], str):
                 raise ConfigError(f"{where} ({name}) {key}: must be a string, got {table[key]!r}")
+        info = table.get("info", {})
+        if not isinstance(info, dict):
+            raise ConfigError(f"{where} ({name}) info: must be a table such as {{ max_node = 20000 }}, got {info!r}")
         try:
-            engines.append(EngineSpec.from_command(name, command, table.get("revision"), table.get("cwd")))
+            checked_info = engine_info(info)
+        except EngineError as exc:
+            raise ConfigError(f"{where} ({name}) {exc}") from None
+        try:
+            spec = EngineSpec.from_command(name, command, table.get("revision"), table.get("cwd"))
         except EngineError as exc:
             raise ConfigError(f"{where} ({name}): {exc}") from None
+        engines.append(dataclasses.replace(spec, info=checked_info))
     return engines
 
 
@@ -212,20 +224,42 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 
 
 def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
-                 extra_engines: list[EngineSpec] | None = None) -> TournamentConfig:
-    """A checked config from parsed TOML, flag values (field name -> value, None = not given) and flag engines.
+                 extra_engines: list[EngineSpec] | None = None,
+                 extra_info: list[str] | None = None) -> TournamentConfig:
+    """A checked config from parsed TOML, flag values (field name -> value, None = not given), flag engines and
+    ``--info NAME:KEY=VALUE`` flags.
 
-    Flag engines are added after the file's; flag settings replace the file's.
+    Flag engines are added after the file's; flag settings replace the file's; a flag's INFO key replaces the
+    same key of that engine's ``info`` table, or is added after it.
     """
     values = _settings_from_toml(data)
     fields_by_name = {f.name: f for f in settings_fields()}
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name] = _coerce(fields_by_name[name], value)
-    engines = [*_engines_from_toml(data), *(extra_engines or [])]
+    engines = _with_info_flags([*_engines_from_toml(data), *(extra_engines or [])], extra_info or [])
     config = TournamentConfig(engines=tuple(engines), **values)
     validate(config)
     return config
+
+
+def _with_info_flags(engines: list[EngineSpec], flags: list[str]) -> list[EngineSpec]:
+    """`engines` with the ``--info NAME:KEY=VALUE`` flags applied (ConfigError naming the flag if one is bad)."""
+    if not flags:
+        return engines
+    by_name = {spec.name: spec for spec in engines}
+    for text in flags:
+        try:
+            name, key, value = parse_info_flag(text)
+            if name not in by_name:
+                raise EngineError(f"--info {text!r}: there is no engine {name!r} (engines: {', '.join(by_name)})")
+            info = dict(by_name[name].info)
+            info[key] = value
+            by_name[name] = dataclasses.replace(by_name[name], info=engine_info(info))
+        except EngineError as exc:
+            message = str(exc)
+            raise ConfigError(message if message.startswith("--info") else f"--info {text!r}: {message}") from None
+    return [by_name[spec.name] for spec in engines]
 
 
 def validate(config: TournamentConfig) -> None:
@@ -268,6 +302,9 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
                         help="add an engine, e.g. greedy='pbrain-monte --engine greedy'; "
                              "pbrain-monte@REV runs Monte at git revision REV (repeatable)")
+    parser.add_argument("--info", action="append", default=[], metavar="NAME:KEY=VALUE",
+                        help="send engine NAME the line 'INFO KEY VALUE' after the standard ones, e.g. "
+                             "rapfi:max_node=20000 (repeatable; TOML: info = { max_node = 20000 } in its [[engine]])")
     for f in settings_fields():
         kind = type(f.default)
         help_text = f"{f.metadata['help']} (TOML {_label(f)}; default {f.default!r})"
@@ -287,4 +324,4 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     except EngineError as exc:
         raise ConfigError(f"--engine: {exc}") from None
     overrides = {f.name: getattr(args, f.name) for f in settings_fields()}
-    return build_config(data, overrides, extra)
+    return build_config(data, overrides, extra, args.info)

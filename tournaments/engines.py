@@ -15,6 +15,7 @@ file that puts the tree on that venv's path, and the console scripts the revisio
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -27,6 +28,9 @@ from pathlib import Path
 
 REVISION_MARK = "@"
 DEFAULT_REVISION_PROGRAM = "pbrain-monte"
+RUNNER_INFO_KEYS = ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule")
+"""INFO keys the runner sends itself from the ``[game]`` settings: an engine's own INFO may not contradict them."""
+_INFO_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class EngineError(ValueError):
@@ -45,6 +49,8 @@ class EngineSpec:
     command: tuple[str, ...]
     revision: str | None = None
     cwd: str | None = None
+    info: tuple[tuple[str, str], ...] = ()
+    """This engine's own ``INFO key value`` lines, sent after the standard ones (e.g. Rapfi's ``max_node``)."""
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -69,6 +75,36 @@ class EngineSpec:
             argv = [program or DEFAULT_REVISION_PROGRAM, *argv[1:]]
             revision = rev
         return cls(name, tuple(argv), revision, cwd)
+
+
+def engine_info(pairs: dict[str, object]) -> tuple[tuple[str, str], ...]:
+    """Checked ``INFO`` pairs for an engine from a mapping of key to value (an integer or a string).
+
+    EngineError (one line, naming the key) for a key that is not a plain word, a key the runner sends itself, or a
+    value that is not an integer or a one-line string -- a bad value would reach the engine as a broken INFO line.
+    """
+    checked = []
+    for key, value in pairs.items():
+        if not isinstance(key, str) or not _INFO_KEY.fullmatch(key):
+            raise EngineError(f"info key {key!r}: must be a word of letters, digits and '_'")
+        if key.lower() in RUNNER_INFO_KEYS:
+            raise EngineError(f"info.{key}: the runner sends INFO {key.lower()} itself from the [game] settings")
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise EngineError(f"info.{key}: must be an integer or a string, got {value!r}")
+        text = str(value)
+        if not text.strip() or any(ch in text for ch in "\r\n"):
+            raise EngineError(f"info.{key}: must be a non-empty string on one line, got {value!r}")
+        checked.append((key, text))
+    return tuple(checked)
+
+
+def parse_info_flag(text: str) -> tuple[str, str, str]:
+    """(engine name, key, value) from the ``--info NAME:KEY=VALUE`` flag, e.g. ``rapfi:max_node=20000``."""
+    target, sep, value = text.partition("=")
+    name, colon, key = target.rpartition(":")
+    if not sep or not colon or not name.strip() or not key.strip():
+        raise EngineError(f"--info {text!r}: write NAME:KEY=VALUE, e.g. rapfi:max_node=20000")
+    return name.strip(), key.strip(), value
 
 
 def default_revisions_dir() -> Path:

@@ -101,6 +101,9 @@ def _fingerprint(config: TournamentConfig) -> dict:
     data = json.loads(json.dumps(dataclasses.asdict(config)))
     for knob in RUNTIME_KNOBS:
         data.pop(knob)
+    for engine in data["engines"]:
+        if not engine["info"]:
+            del engine["info"]  # as logs written before engines had INFO of their own say it
     return data
 
 
