@@ -18,11 +18,14 @@ from tournaments.records import read_jsonl
 from tournaments.report import engine_tallies
 from tournaments.runner import RunError, run_tournament
 
-ENGINES = {"good": "good", "slow": "slow --at 1 --delay-ms 300", "crasher": "crash --at 6"}
+GATE = "gate-open"
+ENGINES = {"good": "good", "crasher": "crash --at 6", "gated": f"gate --at 2 --gate {GATE}"}
+"""Round-robin: games 1-4 are good vs crasher; every later game has the gated engine, which does not answer its
+second move until the file GATE exists in the engines' folder -- so an interrupted run stops at a known point."""
 
 
 def write_config(folder: Path, engines_cwd: Path, engines: dict[str, str] = ENGINES,
-                 game: str = "timeout_turn_ms = 1000\ntolerance_ms = 500\n") -> Path:
+                 game: str = "timeout_turn_ms = 60000\ntolerance_ms = 500\n") -> Path:
     engines_cwd.mkdir(exist_ok=True)
     text = f"[tournament]\ngames = 4\nconcurrency = 2\n[game]\n{game}[openings]\nrandom = 4\nseed = 11\n"
     for name, mode in engines.items():
@@ -44,24 +47,33 @@ def monte(*args: str, cwd: Path, **kwargs) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True, **kwargs)
 
 
+def wait_for(condition, what: str, within_s: float = 60.0) -> None:
+    """Poll `condition` until it holds; fail naming `what` if it does not within the (generous) bound."""
+    give_up = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < give_up, f"still waiting for {what}"
+        time.sleep(0.02)
+
+
 def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     engines_cwd = tmp_path / "engines"
     path = write_config(tmp_path, engines_cwd)
+    (engines_cwd / GATE).touch()
     reference = run_tournament(build_config(read_toml(path), {"out": str(tmp_path / "reference")}))
     assert len(reference.records) == 12
+    (engines_cwd / GATE).unlink()
 
     log = tmp_path / "killed" / "games.jsonl"
     run = monte(str(path), "--out", "killed", cwd=tmp_path)
-    give_up = time.monotonic() + 60
-    while (not log.exists() or log.read_text().count("\n") < 3) and time.monotonic() < give_up:
-        time.sleep(0.05)
+    wait_for(lambda: log.exists() and log.read_text().count("\n") == 4, "the four ungated games")
+    wait_for(lambda: len(processes_in(engines_cwd)) == 4, "games 5 and 6 to wait at the gate")
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=30)
     assert run.returncode == 130, err
     assert "continue with: --resume --out killed" in err
-    partial = read_jsonl(log)
-    assert 3 <= len(partial) < 12
+    assert [record.game_id for record in read_jsonl(log)] == [1, 2, 3, 4]
     assert processes_in(engines_cwd) == []
+    (engines_cwd / GATE).touch()
 
     again = monte(str(path), "--out", "killed", cwd=tmp_path)
     _, err = again.communicate(timeout=30)
@@ -82,6 +94,7 @@ def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
 
 def test_resuming_with_other_settings_is_refused(tmp_path):
     path = write_config(tmp_path, tmp_path / "engines")
+    (tmp_path / "engines" / GATE).touch()
     first = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rounds": 1})
     run_tournament(first)
     changed = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rule": 4, "resume": True})

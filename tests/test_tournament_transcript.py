@@ -98,3 +98,10 @@ def test_an_engines_own_info_follows_the_standard_lines_and_reaches_only_that_en
         "INFO timeout_turn 1000", "INFO timeout_match 0", f"INFO max_memory {350 * 1024 * 1024}",
         "INFO game_type 2", "INFO rule 0"]
     assert not any("max_node" in line for line in black_log.read_text().splitlines())
+
+
+def test_no_per_move_limit_is_sent_as_the_match_time_not_as_zero(tmp_path):
+    """``timeout_turn_ms = 0`` means no per-move limit; ``INFO timeout_turn 0`` would mean "play as fast as you can"."""
+    _, _, black_log, _ = play(tmp_path, timeout_turn_ms=0, timeout_match_ms=60000)
+    info = [line for line in black_log.read_text().splitlines() if line.startswith("INFO timeout_")]
+    assert info[:2] == ["INFO timeout_turn 60000", "INFO timeout_match 60000"]

@@ -13,9 +13,7 @@ registered engine's process group, so a game blocked on a slow engine returns at
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import re
-import signal
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -59,7 +57,7 @@ class StopSignal:
             self._event.set()
             clients = list(self._clients)
         for client in clients:
-            _kill_group(client)
+            client.kill()
 
     def register(self, client: BrainClient) -> None:
         """Watch a started client; if a stop came first, kill it at once."""
@@ -67,22 +65,12 @@ class StopSignal:
             self._clients.add(client)
             stopped = self._event.is_set()
         if stopped:
-            _kill_group(client)
+            client.kill()
 
     def unregister(self, client: BrainClient) -> None:
         """Stop watching a client (its game has closed it)."""
         with self._lock:
             self._clients.discard(client)
-
-
-def _kill_group(client: BrainClient) -> None:
-    """SIGKILL a live client's process group from another thread; the thread that drives the client then sees the
-    end of its output and closes it as usual."""
-    if client.pid is not None and client.returncode is None:
-        try:
-            os.killpg(client.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # already gone
 
 
 @dataclass(frozen=True)
@@ -245,11 +233,11 @@ class _Game:
         if settings.timeout_match_ms:
             side.time_left_ms -= elapsed_ms
         turn = settings.timeout_turn_ms
-        if turn and elapsed_ms > turn + settings.tolerance_ms:
-            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
         if settings.timeout_match_ms and side.time_left_ms < -settings.tolerance_ms:
             return (f"ran out of match time ({settings.timeout_match_ms} ms + tolerance {settings.tolerance_ms} ms) "
                     f"with a move of {elapsed_ms:.0f} ms")
+        if turn and elapsed_ms > turn + settings.tolerance_ms:
+            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
         return None
 
     # --- the record -----------------------------------------------------------------------------------------------

@@ -60,9 +60,14 @@ class TournamentResult:
 
 
 def match_rules(config: TournamentConfig) -> MatchRules:
-    """The per-game rules a config asks for."""
+    """The per-game rules a config asks for.
+
+    ``timeout_turn_ms = 0`` means no per-move limit (only the match clock), but ``INFO timeout_turn 0`` means "play
+    as fast as you can"; such engines are told that a move may take the whole match time instead.
+    """
     settings = GameSettings(
-        width=config.width, height=config.board_height, rule=config.rule, timeout_turn_ms=config.timeout_turn_ms,
+        width=config.width, height=config.board_height, rule=config.rule,
+        timeout_turn_ms=config.timeout_turn_ms or config.timeout_match_ms,
         timeout_match_ms=config.timeout_match_ms, max_memory=config.max_memory, tolerance_ms=config.tolerance_ms,
         game_type=2)
     return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
