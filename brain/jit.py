@@ -1,8 +1,11 @@
 """One place that prepares numba for every compiled module of the brain.
 
 numba's ``cache=True`` writes compiled code beside the source by default, which fails (at import time) when the
-package is installed in a read-only folder. We point ``NUMBA_CACHE_DIR`` at a per-user writable folder before numba
-is imported; every compiled module imports ``njit`` from here so that this always happens first.
+package is installed in a read-only folder. We point numba's cache folder (``numba.config.CACHE_DIR``) at a per-user
+writable folder before anything is compiled; every compiled module imports ``njit`` from here so that this always
+happens first. A ``NUMBA_CACHE_DIR`` set by the user wins. The setting is made in numba's config, not in
+``os.environ``: a program that imports the brain (the tournament runner) must not hand it down to the engines it
+starts, each of which (other revisions of Monte included) picks the folder for its own sources.
 
 numba checks only the defining file of a cached function, not the files of the functions it calls (and inlines):
 after an edit to ``position.py``, a cached kernel of ``mcts.py`` would still run the old code (we saw it crash). So
@@ -47,7 +50,10 @@ def cache_dir() -> str:
     return candidates[-1]
 
 
-os.environ.setdefault("NUMBA_CACHE_DIR", cache_dir())
+import numba  # noqa: E402
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = cache_dir()  # kept: numba re-reads its config only when a NUMBA_ variable changes
 
 from numba import njit, types  # noqa: E402  (must follow the cache set-up above)
 

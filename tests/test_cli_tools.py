@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
-import pytest
 
-MONTE = shutil.which("monte")
-pytestmark = pytest.mark.skipif(MONTE is None, reason="the monte console script is not installed (pip install .)")
-
-
-def test_bench_reports_every_engine_on_every_position_with_the_ratio(warm_pbrain: str) -> None:
-    out = subprocess.run([MONTE, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
+def test_bench_reports_every_engine_on_every_position_with_the_ratio(monte_executable: str, warm_pbrain: str) -> None:
+    out = subprocess.run([monte_executable, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     report = json.loads(out)
     lines = {(r["engine"], r["position"]): r["iterations_per_second"] for r in report["results"]}
@@ -38,6 +32,6 @@ def test_bench_positions_are_unfinished_games() -> None:
         assert done == 5000 and tree.proven[0] == 0, name
 
 
-def test_warmup_names_every_engine(warm_pbrain: str) -> None:
-    out = subprocess.run([MONTE, "warmup"], capture_output=True, text=True, timeout=300, check=True).stdout
+def test_warmup_names_every_engine(monte_executable: str, warm_pbrain: str) -> None:
+    out = subprocess.run([monte_executable, "warmup"], capture_output=True, text=True, timeout=300, check=True).stdout
     assert out.startswith("monte warmup:") and all(name in out for name in ("mcts", "uct", "greedy", "random"))

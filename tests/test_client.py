@@ -7,8 +7,6 @@ import gc
 import io
 import os
 import queue
-import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -490,20 +488,9 @@ def test_peak_rss_is_measured_from_proc(spawn):
 
 
 # --- the real brain -------------------------------------------------------------------------------------------------
-def _monte_usable() -> bool:
-    exe = shutil.which("pbrain-monte")
-    if exe is None:
-        return False
-    try:
-        return subprocess.run([exe, "--help"], capture_output=True, timeout=60).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-@pytest.mark.skipif(not _monte_usable(), reason="pbrain-monte is not installed or its --help fails")
-def test_real_pbrain_monte_plays_a_few_moves(spawn):
-    client = spawn([shutil.which("pbrain-monte")])
-    client.new_game(GameSettings(15, 15, timeout_turn_ms=500), 60.0)  # a cold numba cache compiles before OK
+def test_real_pbrain_monte_plays_a_few_moves(spawn, warm_pbrain):
+    client = spawn([warm_pbrain])
+    client.new_game(GameSettings(15, 15, timeout_turn_ms=500), 60.0)
     taken = set()
     reply = client.begin(30.0)
     for _ in range(3):

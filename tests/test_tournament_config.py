@@ -58,6 +58,11 @@ def test_every_setting_is_also_a_flag(tmp_path):
     assert config.engines[1].command == ("pbrain-y", "--opt", "1")
 
 
+def test_the_versions_example_plays_the_working_tree_against_an_earlier_commit():
+    new, old = build_config(read_toml(Path(CONFIGS[0]).parent / "versions.toml")).engines
+    assert (new.name, new.revision, old.name, old.revision) == ("new", "WORKTREE", "old", "HEAD~1")
+
+
 def test_a_revision_is_read_from_the_command_or_its_own_key():
     config = config_from('[[engine]]\nname = "new"\ncommand = "pbrain-monte"\n'
                          '[[engine]]\nname = "old"\ncommand = "pbrain-monte@v0.3 --engine mcts"\n'

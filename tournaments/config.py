@@ -7,7 +7,7 @@ e.g. ``[game] timeout_turn_ms: must be an integer >= 0, got -5``.
 
 TOML layout (every key optional except the engines; see tournaments/configs/*.toml)::
 
-    [tournament]  format, games, rounds, concurrency, out, resume
+    [tournament]  format, games, rounds, concurrency, out, resume, repo
     [game]        width, height, rule, timeout_turn_ms, timeout_match_ms, max_memory, tolerance_ms, start_timeout_ms,
                   first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
@@ -71,6 +71,8 @@ class TournamentConfig:
     concurrency: int = setting("tournament", 1, "games played at once", minimum=1)
     out: str = setting("tournament", "runs/tournament", "folder for games.jsonl, SGF/PSQ games and engine logs")
     resume: bool = setting("tournament", False, "continue the run in `out`, skipping the games already logged")
+    repo: str = setting("tournament", "", "git repository in which engine revisions (pbrain-monte@REV, "
+                        "@WORKTREE) are looked up (default: the one holding the current folder)")
 
     width: int = setting("game", 15, "board width", minimum=MIN_SIZE, maximum=MAX_SIZE)
     height: int = setting("game", 0, "board height (0: same as width)", minimum=0, maximum=MAX_SIZE)
@@ -301,7 +303,8 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per setting (``--timeout-turn-ms``, ``--openings``, …) plus ``--engine NAME=COMMAND``."""
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
                         help="add an engine, e.g. greedy='pbrain-monte --engine greedy'; "
-                             "pbrain-monte@REV runs Monte at git revision REV (repeatable)")
+                             "pbrain-monte@REV runs Monte at git revision REV of the current folder's repository, "
+                             "pbrain-monte@WORKTREE its working tree as it is now (repeatable)")
     parser.add_argument("--info", action="append", default=[], metavar="NAME:KEY=VALUE",
                         help="send engine NAME the line 'INFO KEY VALUE' after the standard ones, e.g. "
                              "rapfi:max_node=20000 (repeatable; TOML: info = { max_node = 20000 } in its [[engine]])")

@@ -1,15 +1,10 @@
-"""Engine specs: what process to start for each player of a tournament, including Monte at another git revision.
+"""Engine specs: what process to start for each player of a tournament, what it is told, and where its code is.
 
-An engine is a name and a command line. A command whose program is written ``pbrain-monte@REV`` (or an engine with
-``revision = "REV"``) means "Monte as it was at git revision REV": before the tournament starts, that revision is
-installed once into its own cached environment, ``~/.cache/monte/revisions/<sha>/``, so two versions of Monte can play
-each other from one checkout.
-
-Why not ``pip install``: building a wheel needs a build backend (setuptools with ``bdist_wheel``, at the version the
-revision's pyproject asks for), which an offline machine may not have. Monte is pure Python, so the same result comes
-from the archived source tree, a venv that sees the system's numpy and numba (``--system-site-packages``), a ``.pth``
-file that puts the tree on that venv's path, and the console scripts the revision itself declares in
-``[project.scripts]``. Nothing is downloaded.
+An engine is a name, a command line, and optionally INFO settings of its own. A command whose program is written
+``pbrain-monte@REV`` (or an engine with ``revision = "REV"``) means "Monte as it was at git revision REV", and
+``pbrain-monte@WORKTREE`` Monte as the working tree is when the run starts: before the tournament starts the
+revision is pinned to a sha and installed once into its own environment (tournaments/revisions.py), so versions of
+Monte can play each other from one clone.
 """
 
 from __future__ import annotations
@@ -18,13 +13,11 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import tarfile
-import tempfile
-import tomllib
-import venv
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
+
+from tournaments.revisions import RevisionError, find_repository, install_revision, pin_revision, warm_up
 
 REVISION_MARK = "@"
 DEFAULT_REVISION_PROGRAM = "pbrain-monte"
@@ -107,94 +100,6 @@ def parse_info_flag(text: str) -> tuple[str, str, str]:
     return name.strip(), key.strip(), value
 
 
-def default_revisions_dir() -> Path:
-    """Where installed revisions are cached: $XDG_CACHE_HOME/monte/revisions, else ~/.cache/monte/revisions."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "monte" / "revisions"
-
-
-def source_checkout() -> Path:
-    """The git checkout this package runs from: revisions are looked up there."""
-    return Path(__file__).resolve().parents[1]
-
-
-def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
-
-
-def resolve_revision(revision: str, repo: Path) -> str:
-    """The full commit sha of `revision` (a tag, branch or commit) in `repo`; EngineError if git does not know it."""
-    result = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-    if result.returncode != 0:
-        raise EngineError(f"revision {revision!r} is not a commit of the git checkout {repo}")
-    return result.stdout.decode().strip()
-
-
-def install_revision(revision: str, *, repo: Path | None = None, cache: Path | None = None) -> Path:
-    """Install `revision` of Monte (once) and return its environment folder (holding ``bin/``).
-
-    Installs build in a temporary folder and are renamed into place, so an interrupted install leaves nothing
-    half-done and two runs installing the same revision at once do not trip over each other.
-    """
-    repo = repo or source_checkout()
-    cache = cache or default_revisions_dir()
-    sha = resolve_revision(revision, repo)
-    target = cache / sha
-    if (target / "bin").is_dir():
-        return target
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f"{sha}.", dir=cache))
-    try:
-        _build_environment(repo, sha, work, final=target)
-        try:
-            work.rename(target)
-        except OSError:
-            if not (target / "bin").is_dir():
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return target
-
-
-def _build_environment(repo: Path, sha: str, work: Path, *, final: Path) -> None:
-    """Fill `work` with the archived tree of `sha` (src/) and a venv whose scripts run it; paths written into the
-    scripts point at `final`, where `work` is moved once complete."""
-    archive = _git(repo, "archive", "--format=tar", sha)
-    if archive.returncode != 0:
-        raise EngineError(f"git archive {sha[:12]} failed: {archive.stderr.decode().strip()}")
-    src = work / "src"
-    src.mkdir()
-    archive_path = work / "src.tar"
-    archive_path.write_bytes(archive.stdout)
-    with tarfile.open(archive_path) as tar:
-        tar.extractall(src, filter="data")
-    archive_path.unlink()
-    scripts = _declared_scripts(src / "pyproject.toml", sha)
-    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(work)
-    site_packages = next((work / "lib").glob("python*/site-packages"))
-    (site_packages / "monte-revision.pth").write_text(f"{final / 'src'}\n")
-    for script, target in scripts.items():
-        module, _, function = target.partition(":")
-        path = work / "bin" / script
-        path.write_text(
-            f"#!{final / 'bin' / 'python'}\n"
-            f"# Monte revision {sha}: console script {script} -> {target}\n"
-            "import sys\n"
-            f"from {module} import {function}\n"
-            f"sys.exit({function}())\n"
-        )
-        path.chmod(0o755)
-
-
-def _declared_scripts(pyproject: Path, sha: str) -> dict[str, str]:
-    """The ``[project.scripts]`` table of a revision's pyproject.toml."""
-    try:
-        scripts = tomllib.loads(pyproject.read_text())["project"]["scripts"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError) as exc:
-        raise EngineError(f"revision {sha[:12]} declares no console scripts in pyproject.toml ({exc})") from None
-    return dict(scripts)
-
-
 def check_program(spec: EngineSpec) -> None:
     """EngineError unless the engine's program exists: a path (relative to the engine's folder) or a name on PATH.
 
@@ -210,34 +115,32 @@ def check_program(spec: EngineSpec) -> None:
         raise EngineError(f"engine {spec.name!r}: program {program!r} is not an executable file{where}")
 
 
-def prepare(spec: EngineSpec, *, repo: Path | None = None, cache: Path | None = None) -> EngineSpec:
-    """The spec ready to run: its program checked; a revision installed, its script put in place of
-    ``command[0]`` and the revision cleared, so preparing again changes nothing."""
+def pin(spec: EngineSpec, repo: Path | None) -> EngineSpec:
+    """The spec with its revision (if any) pinned to a full sha in `repo` (default: the git repository holding the
+    current folder), so that the run records, and ``--resume`` checks, exactly which code it plays."""
+    if spec.revision is None:
+        return spec
+    try:
+        return replace(spec, revision=pin_revision(spec.revision, repo or find_repository(Path.cwd())))
+    except RevisionError as exc:
+        raise EngineError(f"engine {spec.name!r}: {exc}") from None
+
+
+def prepare(spec: EngineSpec, *, repo: Path | None = None, cache: Path | None = None,
+            note: Callable[[str], None] | None = None) -> EngineSpec:
+    """The spec ready to run: its program checked; a revision installed (see tournaments/revisions.py), its script
+    put in place of ``command[0]`` and warmed up, and the revision cleared, so preparing again changes nothing."""
     if spec.revision is None:
         check_program(spec)
         return spec
-    env = install_revision(spec.revision, repo=repo, cache=cache)
-    script = env / "bin" / spec.command[0]
-    if not script.is_file():
-        available = ", ".join(sorted(p.name for p in (env / "bin").iterdir() if p.name.startswith("pbrain-")))
-        raise EngineError(f"engine {spec.name!r}: revision {spec.revision!r} has no script {spec.command[0]!r} "
-                          f"(it has: {available or 'none'})")
-    warm_up_revision(script)
-    return replace(spec, command=(str(script), *spec.command[1:]), revision=None)
-
-
-WARMUP_TIMEOUT_S = 600
-
-
-def warm_up_revision(script: Path) -> None:
-    """Compile a revision's numba kernels before its first game (``--warmup``), so that a cold compile cannot
-    make it miss the START deadline and forfeit (seen: four games lost at START by a fresh revision). Cheap when
-    the revision's cache is warm already. A revision without ``--warmup`` is left as it is."""
     try:
-        result = subprocess.run([str(script), "--warmup"], stdin=subprocess.DEVNULL, capture_output=True,
-                                timeout=WARMUP_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise EngineError(f"warm-up of {script} failed: {exc}") from None
-    if result.returncode not in (0, 2):  # 2: argparse's answer from a revision older than --warmup
-        detail = result.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-        raise EngineError(f"warm-up of {script} failed (exit {result.returncode}): {detail[0]}")
+        env = install_revision(spec.revision, repo=repo or find_repository(Path.cwd()), cache=cache, note=note)
+        script = env / "bin" / spec.command[0]
+        if not script.is_file():
+            available = ", ".join(sorted(p.name for p in (env / "bin").iterdir() if p.name.startswith("pbrain-")))
+            raise EngineError(f"engine {spec.name!r}: revision {spec.revision!r} has no script "
+                              f"{spec.command[0]!r} (it has: {available or 'none'})")
+        warm_up(script)
+    except RevisionError as exc:
+        raise EngineError(f"engine {spec.name!r}: {exc}") from None
+    return replace(spec, command=(str(script), *spec.command[1:]), revision=None)

@@ -2,9 +2,11 @@
 
 Each game runs on a worker thread and owns its two engine processes. Every finished game is saved as SGF and
 Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and fsynced) before the next result is looked at, so a
-killed run loses only the games in progress. ``resume`` rebuilds the same schedule, checks that the settings are those
-the log was written with, and plays only the games the log lacks: the totals come out as those of an uninterrupted
-run. Ctrl-C (or an SPRT that has decided) kills the engines of the games in progress; those games are not logged.
+killed run loses only the games in progress. Engines at a git revision are pinned to a full sha first, and the
+settings written to ``OUT/tournament.json`` hold those shas. ``resume`` rebuilds the same schedule, checks that the
+settings (pinned shas included) are those the log was written with, and plays only the games the log lacks: the
+totals come out as those of an uninterrupted run. Ctrl-C (or an SPRT that has decided) kills the engines of the
+games in progress; those games are not logged.
 """
 
 from __future__ import annotations
@@ -21,18 +23,19 @@ from typing import IO, Callable, Iterator
 
 from protocol.client import GameSettings
 from tournaments.config import TournamentConfig, find_openings_file
-from tournaments.engines import EngineSpec, prepare
+from tournaments.engines import EngineSpec, pin, prepare
 from tournaments.match import MatchRules, StopSignal, play_game
 from tournaments.openings import Opening, arrange_openings, load_openings, random_openings
 from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
 from tournaments.referee import Referee
 from tournaments.report import Progress, sprt_status
+from tournaments.revisions import WORKTREE
 from tournaments.scheduler import GameSpec, schedule
 from tournaments.stats import SPRT
 
 LOG_NAME = "games.jsonl"
 SETTINGS_NAME = "tournament.json"
-RUNTIME_KNOBS = ("out", "resume", "concurrency")
+RUNTIME_KNOBS = ("out", "resume", "concurrency", "repo")
 """Settings that may differ between a run and its resumption: they do not change which games are played or how."""
 
 _POLL_S = 0.25
@@ -112,6 +115,17 @@ def _fingerprint(config: TournamentConfig) -> dict:
     return data
 
 
+def _engine_change(before: list[dict], now: list[dict]) -> str:
+    """The first difference between two runs' engine lists, in words."""
+    for old, new in zip(before, now):
+        if old != new:
+            if old.get("name") == new.get("name") and {**old, "revision": None} == {**new, "revision": None}:
+                return (f"engine {new['name']!r} played revision {old.get('revision')} in the logged run, now "
+                        f"{new.get('revision')} (a branch moved or the working tree changed?)")
+            return f"engine {old.get('name')!r} was {old} in the logged run, now {new}"
+    return f"the logged run had {len(before)} engines, now {len(now)}"
+
+
 def _check_resumable(out: Path, config: TournamentConfig, logged: list[GameRecord],
                      games: dict[int, GameSpec]) -> None:
     """Refuse to mix runs: a log without resume, a resume with other settings, or a log this schedule did not write."""
@@ -123,6 +137,9 @@ def _check_resumable(out: Path, config: TournamentConfig, logged: list[GameRecor
         before = json.loads(settings_path.read_text())
         now = _fingerprint(config)
         changed = sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
+        if "engines" in changed:
+            raise RunError(f"--resume: {_engine_change(before['engines'], now['engines'])}; resume with the same "
+                           f"engines")
         if changed:
             key = changed[0]
             raise RunError(f"--resume: setting {key!r} was {before.get(key)!r} in the logged run, now "
@@ -177,11 +194,18 @@ def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, 
         print(f"warning: {warning}", file=progress)
     names = [engine.name for engine in config.engines]
     games = schedule(names, config.format, openings, games=config.games, rounds=config.rounds)
-    _check_resumable(out, config, logged, {game.game_id: game for game in games})
-    engines = {spec.name: prepare(spec, cache=revisions_dir) for spec in config.engines}
+    repo = Path(config.repo) if config.repo else None
+    pinned = dataclasses.replace(config, engines=tuple(pin(spec, repo) for spec in config.engines))
+    for asked, spec in zip(config.engines, pinned.engines):
+        if asked.revision is not None and progress is not None:
+            kind = "a snapshot of the working tree, tree" if asked.revision == WORKTREE else "commit"
+            print(f"{spec.name}: {asked.revision} is {kind} {spec.revision}", file=progress)
+    _check_resumable(out, pinned, logged, {game.game_id: game for game in games})
+    note = None if progress is None else (lambda text: print(text, file=progress))
+    engines = {spec.name: prepare(spec, repo=repo, cache=revisions_dir, note=note) for spec in pinned.engines}
     (out / "games").mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(exist_ok=True)
-    (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(config), indent=2) + "\n")
+    (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(pinned), indent=2) + "\n")
 
     result = TournamentResult(config, list(logged), len(games), warnings)
     done = {record.game_id for record in logged}
