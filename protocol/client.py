@@ -115,7 +115,8 @@ class MoveReply:
     elapsed_ms: float
     """From just before the request was written to when the move line was read."""
     messages: list[str]
-    """Lines printed while thinking, verbatim: MESSAGE, DEBUG, SUGGEST (and any other line under garbage="ignore")."""
+    """Lines printed while thinking, verbatim: MESSAGE, DEBUG, SUGGEST, ERROR/UNKNOWN reports (and any other line
+    under garbage="ignore")."""
 
 
 class CutLine(str):
@@ -200,9 +201,9 @@ class BrainClient:
                  garbage: str = "forfeit", write_timeout_s: float = WRITE_TIMEOUT_S) -> None:
         """`command` is the program and its arguments; `env` replaces the environment (None inherits it);
         `stderr_path` receives the brain's stderr (appended; None discards it); `garbage` is "forfeit" (a line
-        that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK is a GARBAGE fault) or "ignore" (such lines are
-        kept with the messages, as the Gomocup judge does); `write_timeout_s` bounds the wait for the brain to read
-        lines sent outside a timed request (INFO, END, YXSTOP)."""
+        that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK/ERROR/UNKNOWN is a GARBAGE fault) or "ignore" (such
+        lines are kept with the messages, as the Gomocup judge does); `write_timeout_s` bounds the wait for the
+        brain to read lines sent outside a timed request (INFO, END, YXSTOP)."""
         if isinstance(command, str) or not command:
             raise ValueError(f"command must be a non-empty sequence of arguments, not {command!r}")
         if garbage not in GARBAGE_POLICIES:
@@ -299,7 +300,8 @@ class BrainClient:
 
     @property
     def messages(self) -> list[str]:
-        """Every MESSAGE/DEBUG/SUGGEST line (and ignored garbage) the brain printed so far, in order."""
+        """Every MESSAGE/DEBUG/SUGGEST line, ERROR/UNKNOWN report (and ignored garbage) the brain printed so far, in
+        order."""
         return list(self._messages)
 
     def peak_rss_bytes(self) -> int:
