@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from tournaments.revisions import RevisionError, find_repository, install_revision, pin_revision, warm_up
+from tournaments.revisions import (RevisionError, find_repository, install_pinned, install_revision, pin_revision,
+                                  warm_up)
 
 REVISION_MARK = "@"
 DEFAULT_REVISION_PROGRAM = "pbrain-monte"
@@ -127,14 +128,23 @@ def pin(spec: EngineSpec, repo: Path | None) -> EngineSpec:
 
 
 def prepare(spec: EngineSpec, *, repo: Path | None = None, cache: Path | None = None,
-            note: Callable[[str], None] | None = None) -> EngineSpec:
+            note: Callable[[str], None] | None = None,
+            archive: Callable[[str], bytes] | None = None) -> EngineSpec:
     """The spec ready to run: its program checked; a revision installed (see tournaments/revisions.py), its script
-    put in place of ``command[0]`` and warmed up, and the revision cleared, so preparing again changes nothing."""
+    put in place of ``command[0]`` and warmed up, and the revision cleared, so preparing again changes nothing.
+
+    A revision's source comes from `repo` (default: the current folder's), or, when `archive` is given, from
+    ``archive(sha)`` for a revision already pinned: a cluster worker without a clone gets it from the coordinator.
+    """
     if spec.revision is None:
         check_program(spec)
         return spec
     try:
-        env = install_revision(spec.revision, repo=repo or find_repository(Path.cwd()), cache=cache, note=note)
+        if archive is None:
+            env = install_revision(spec.revision, repo=repo or find_repository(Path.cwd()), cache=cache, note=note)
+        else:
+            sha = spec.revision
+            env = install_pinned(sha, lambda: archive(sha), cache=cache, note=note)
         script = env / "bin" / spec.command[0]
         if not script.is_file():
             available = ", ".join(sorted(p.name for p in (env / "bin").iterdir() if p.name.startswith("pbrain-")))

@@ -12,6 +12,8 @@ path holds ``src/`` first, then the folders where *this* interpreter finds the r
 and what they need) -- not the base interpreter's site-packages, which has no numba when Monte lives in a venv.
 Scripts run ``python -I``, so no PYTHONPATH or user site can put other code in front. Nothing is downloaded (no
 wheel is built, so an offline machine works); a dependency this interpreter lacks is a one-line error saying so.
+The source comes from ``git archive`` in the repository, or, on a cluster worker that has no clone, as the same
+archive sent by the coordinator (`install_pinned`).
 
 Before each reuse the environment is checked: its Python must start, be the version it was built with, see the same
 dependency folders this interpreter would give it, and import the dependencies. One that fails (its base Python
@@ -20,6 +22,7 @@ removed or upgraded, this interpreter's venv gone, built by an older runner) is 
 
 from __future__ import annotations
 
+import fcntl
 import importlib.metadata
 import json
 import os
@@ -31,8 +34,9 @@ import tarfile
 import tempfile
 import tomllib
 import venv
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 WORKTREE = "WORKTREE"
 """The revision name for the working tree as it is when the run starts."""
@@ -98,31 +102,62 @@ def _snapshot_worktree(repo: Path) -> str:
 
 def install_revision(revision: str, *, repo: Path, cache: Path | None = None,
                      note: Callable[[str], None] | None = None) -> Path:
-    """The environment folder (holding ``bin/``) of `revision` of `repo`, installed once and checked at each reuse.
+    """The environment folder (holding ``bin/``) of `revision` of `repo`, installed once and checked at each reuse
+    (see `install_pinned`)."""
+    sha = pin_revision(revision, repo)
+    return install_pinned(sha, lambda: revision_archive(repo, sha), cache=cache, note=note)
+
+
+def revision_archive(repo: Path, sha: str) -> bytes:
+    """The tree of `sha` in `repo` as a tar archive: what an environment is built from, and what a cluster's
+    coordinator sends to workers that have no clone."""
+    archive = _git(repo, "archive", "--format=tar", sha)
+    if archive.returncode != 0:
+        raise RevisionError(f"git archive {sha[:12]} failed: {archive.stderr.decode().strip()}")
+    return archive.stdout
+
+
+def install_pinned(sha: str, archive: Callable[[], bytes], *, cache: Path | None = None,
+                   note: Callable[[str], None] | None = None) -> Path:
+    """The environment folder of the pinned `sha`, built from `archive()` (called only when it must be built).
 
     An environment that fails its check is rebuilt (`note` hears why). Installs are built in a temporary folder and
-    renamed into place, so an interrupted install leaves nothing half-done.
+    renamed into place, so an interrupted install leaves nothing half-done; processes sharing the cache (the workers
+    of one machine) take turns, so a second one finds the first one's environment instead of replacing it.
     """
+    if not _FULL_SHA.fullmatch(sha):
+        raise RevisionError(f"revision {sha!r} is not pinned to a full sha")
     cache = cache or default_revisions_dir()
-    sha = pin_revision(revision, repo)
     target = cache / sha
-    if (target / "bin").is_dir():
-        problem = _health_problem(target)
-        if problem is None:
-            return target
-        if note is not None:
-            note(f"revision {sha[:12]}: rebuilding its environment ({problem})")
     cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f"{sha}.", dir=cache))
-    try:
-        _build_environment(repo, sha, work, final=target)
-        _replace(target, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    problem = _health_problem(target)
+    with _cache_lock(cache):
+        if (target / "bin").is_dir():
+            problem = _health_problem(target)
+            if problem is None:
+                return target
+            if note is not None:
+                note(f"revision {sha[:12]}: rebuilding its environment ({problem})")
+        work = Path(tempfile.mkdtemp(prefix=f"{sha}.", dir=cache))
+        try:
+            _build_environment(archive(), sha, work, final=target)
+            _replace(target, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        problem = _health_problem(target)
     if problem is not None:
         raise RevisionError(f"revision {sha[:12]}: its new environment does not work: {problem}")
     return target
+
+
+@contextmanager
+def _cache_lock(cache: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the cache folder itself (no lock file to leave behind) while installing."""
+    handle = os.open(cache, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
 
 
 def _replace(target: Path, work: Path) -> None:
@@ -138,17 +173,14 @@ def _replace(target: Path, work: Path) -> None:
             raise
 
 
-def _build_environment(repo: Path, sha: str, work: Path, *, final: Path) -> None:
-    """Fill `work` with the archived tree of `sha` (src/), a venv whose path leads to it and to this interpreter's
-    copies of its dependencies, its console scripts and the manifest; paths written point at `final`, where `work`
-    is moved once complete."""
-    archive = _git(repo, "archive", "--format=tar", sha)
-    if archive.returncode != 0:
-        raise RevisionError(f"git archive {sha[:12]} failed: {archive.stderr.decode().strip()}")
+def _build_environment(archive: bytes, sha: str, work: Path, *, final: Path) -> None:
+    """Fill `work` with the tree of `sha` from its tar `archive` (src/), a venv whose path leads to it and to this
+    interpreter's copies of its dependencies, its console scripts and the manifest; paths written point at `final`,
+    where `work` is moved once complete."""
     src = work / "src"
     src.mkdir()
     archive_path = work / "src.tar"
-    archive_path.write_bytes(archive.stdout)
+    archive_path.write_bytes(archive)
     with tarfile.open(archive_path) as tar:
         tar.extractall(src, filter="data")
     archive_path.unlink()
