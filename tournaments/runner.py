@@ -1,8 +1,10 @@
 """Run a whole tournament: prepare engines and openings, play the schedule N games at a time, log every game at once.
 
-Each game runs on a worker thread and owns its two engine processes. Every finished game is saved as SGF and
-Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and fsynced) before the next result is looked at, so a
-killed run loses only the games in progress. Engines at a git revision are pinned to a full sha first, and the
+A pool plays the games (tournaments/pool.py): threads of this process, each game owning its two engine processes,
+or the workers of a Dask cluster (the ``cluster`` package); the runner keeps the schedule, the statistics and the
+records. Every finished game is saved as SGF and Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and
+fsynced) before the next result is looked at, so a killed run loses only the games in progress; a game reported
+twice is logged once. Engines at a git revision are pinned to a full sha first, and the
 settings written to ``OUT/tournament.json`` hold those shas. ``resume`` rebuilds the same schedule, checks that the
 settings (pinned shas included) are those the log was written with, and plays only the games the log lacks: the
 totals come out as those of an uninterrupted run. Ctrl-C (or an SPRT that has decided) kills the engines of the
@@ -15,7 +17,7 @@ import dataclasses
 import json
 import signal
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +25,10 @@ from typing import IO, Callable, Iterator
 
 from protocol.client import GameSettings
 from tournaments.config import TournamentConfig, find_openings_file
-from tournaments.engines import EngineSpec, pin, prepare
-from tournaments.match import MatchRules, StopSignal, play_game
+from tournaments.engines import EngineSpec, pin
+from tournaments.match import MatchRules, StopSignal
 from tournaments.openings import Opening, arrange_openings, load_openings, random_openings
+from tournaments.pool import GamePool, LocalPool
 from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
 from tournaments.referee import Referee
 from tournaments.report import Progress, sprt_status
@@ -35,7 +38,7 @@ from tournaments.stats import SPRT
 
 LOG_NAME = "games.jsonl"
 SETTINGS_NAME = "tournament.json"
-RUNTIME_KNOBS = ("out", "resume", "concurrency", "repo")
+RUNTIME_KNOBS = ("out", "resume", "concurrency", "repo", "cluster")
 """Settings that may differ between a run and its resumption: they do not change which games are played or how."""
 
 _POLL_S = 0.25
@@ -176,14 +179,20 @@ def _signals_handled_by(handler: Callable[[int, object], None]) -> Iterator[None
 
 
 def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, progress: IO[str] | None = None,
-                   revisions_dir: Path | None = None) -> TournamentResult:
+                   revisions_dir: Path | None = None, pool: GamePool | None = None) -> TournamentResult:
     """Play (or resume) the tournament `config` describes and return its records; see the module docstring.
 
     `stop` lets a caller end the run from another thread; `progress` receives warnings about skipped openings and
-    the live line (None: nothing is printed).
+    the live line (None: nothing is printed). `pool` plays the games: by default a `LocalPool` of
+    ``config.concurrency`` threads; a config naming a cluster needs that cluster's pool (``monte tournament``
+    connects it).
     Raises RunError (or EngineError) when the run cannot start. Called from the main thread, Ctrl-C or SIGTERM while
     games run ends the run cleanly with ``interrupted`` set.
     """
+    if pool is None:
+        if config.cluster:
+            raise RunError(f"the config names the cluster {config.cluster!r}: pass its pool (cluster.connect)")
+        pool = LocalPool(config.concurrency)
     out = Path(config.out)
     try:
         logged = read_jsonl(out / LOG_NAME) if (out / LOG_NAME).exists() else []
@@ -202,59 +211,55 @@ def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, 
             print(f"{spec.name}: {asked.revision} is {kind} {spec.revision}", file=progress)
     _check_resumable(out, pinned, logged, {game.game_id: game for game in games})
     note = None if progress is None else (lambda text: print(text, file=progress))
-    engines = {spec.name: prepare(spec, repo=repo, cache=revisions_dir, note=note) for spec in pinned.engines}
+    engines = pool.prepare(pinned.engines, repo=repo, cache=revisions_dir, note=note)
     (out / "games").mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(exist_ok=True)
     (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(pinned), indent=2) + "\n")
 
     result = TournamentResult(config, list(logged), len(games), warnings)
     done = {record.game_id for record in logged}
-    run = _Run(result, engines, out, stop or StopSignal(), progress)
-    run.play([game for game in games if game.game_id not in done])
+    run = _Run(result, pool, out, stop or StopSignal(), progress)
+    run.play([game for game in games if game.game_id not in done], engines, match_rules(config))
     return result
 
 
 class _Run:
-    """The playing part of a run: keeps `concurrency` games going, logs each as it finishes, and stops on Ctrl-C,
-    on an SPRT decision or when the schedule is done."""
+    """The playing part of a run: keeps the pool's capacity of games going, logs each as it finishes (once, by game
+    id, however often a pool reports it), and stops on Ctrl-C, on an SPRT decision or when the schedule is done."""
 
-    def __init__(self, result: TournamentResult, engines: dict[str, EngineSpec], out: Path, stop: StopSignal,
+    def __init__(self, result: TournamentResult, pool: GamePool, out: Path, stop: StopSignal,
                  progress: IO[str] | None) -> None:
         config = result.config
         self.result = result
-        self.engines = engines
+        self.pool = pool
         self.out = out
         self.stop = stop
-        self.rules = match_rules(config)
+        self.logged = {record.game_id for record in result.records}
         self.sprt = SPRT(config.sprt_elo0, config.sprt_elo1, config.sprt_alpha, config.sprt_beta) \
             if config.sprt else None
         self.meter = None if progress is None else Progress(progress, result.total, result.names)
         self.signalled = False
 
-    def play(self, todo: list[GameSpec]) -> None:
+    def play(self, todo: list[GameSpec], engines: dict[str, EngineSpec], rules: MatchRules) -> None:
         """Play `todo` until it is done, the SPRT decides, `stop` is set or a signal asks to stop."""
-        pending = iter(todo)
-        running: set[Future] = set()
-        concurrency = self.result.config.concurrency
+        pending = deque(todo)
+        pool = self.pool
         self._show(0)
-        with _signals_handled_by(self._on_signal), ThreadPoolExecutor(concurrency, thread_name_prefix="game") as pool:
+        with _signals_handled_by(self._on_signal):
+            pool.start(engines, rules, self.stop, self.out / "logs")
             try:
                 while not self.signalled:
-                    while not (self.signalled or self.stop.is_set() or self._decided()) and len(running) < concurrency:
-                        game = next(pending, None)
-                        if game is None:
-                            break
-                        running.add(pool.submit(play_game, game, self.engines, self.rules, self.stop,
-                                                self.out / "logs"))
-                    if not running:
+                    while pending and not (self.signalled or self.stop.is_set() or self._decided()) \
+                            and pool.running() < pool.capacity():
+                        pool.submit(pending.popleft())
+                    if not pool.running() and (not pending or self.stop.is_set() or self._decided()):
                         break
-                    finished, running = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
-                    self._collect(finished, len(running))
+                    self._collect(pool.completed(_POLL_S), pool.running())
                     if self._decided():
                         self.stop.set()
             finally:
-                self.stop.set()  # kills the engines of games still running; they return at once, unlogged
-                self._collect(wait(running).done, 0)
+                self.stop.set()  # the pool stops the games still running; they return at once, unlogged
+                self._collect(pool.finish(), 0)
                 if self.meter is not None:
                     self.meter.finish()
         self.result.interrupted = self.signalled
@@ -265,16 +270,16 @@ class _Run:
         main thread while it holds a lock the stop needs.)"""
         self.signalled = True
 
-    def _collect(self, futures: set[Future], running: int) -> None:
-        """Log the games that finished (not those a stop interrupted) and update the progress line."""
-        for future in futures:
-            record = future.result()
-            if record.termination is not Termination.INTERRUPTED:
+    def _collect(self, records: list[GameRecord], running: int) -> None:
+        """Log the games that finished (not those a stop interrupted, nor one already logged) and update the
+        progress line."""
+        for record in records:
+            if record.termination is not Termination.INTERRUPTED and record.game_id not in self.logged:
                 _save(self.out, record)
+                self.logged.add(record.game_id)
                 self.result.records.append(record)
-        if futures:
+        if records:
             self._show(running)
-
     def _show(self, running: int) -> None:
         if self.meter is not None and self.result.records:
             self.meter.update(self.result.records, running)
