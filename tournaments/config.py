@@ -7,7 +7,7 @@ e.g. ``[game] timeout_turn_ms: must be an integer >= 0, got -5``.
 
 TOML layout (every key optional except the engines; see tournaments/configs/*.toml)::
 
-    [tournament]  format, games, rounds, concurrency, out, resume, repo
+    [tournament]  format, games, rounds, concurrency, out, resume, repo, cluster
     [game]        width, height, rule, timeout_turn_ms, timeout_match_ms, max_memory, tolerance_ms, start_timeout_ms,
                   first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import re
 import shlex
 import tomllib
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ RULES = (0, 1, 4, 8, 9)
 SECTIONS = ("tournament", "game", "openings", "sprt")
 SHIPPED_OPENINGS = Path(__file__).resolve().parent / "openings"
 ENGINE_KEYS = ["name", "command", "revision", "cwd", "info"]
+CLUSTER_ADDRESS = re.compile(r"local:[1-9]\d*|(tcp|tls|ws|wss)://\S+")
+"""What ``cluster`` may say: N local worker processes, or the address of a Dask scheduler."""
 
 
 class ConfigError(ValueError):
@@ -73,6 +76,9 @@ class TournamentConfig:
     resume: bool = setting("tournament", False, "continue the run in `out`, skipping the games already logged")
     repo: str = setting("tournament", "", "git repository in which engine revisions (pbrain-monte@REV, "
                         "@WORKTREE) are looked up (default: the one holding the current folder)")
+    cluster: str = setting("tournament", "", "play the games on a Dask cluster: tcp://HOST:8786 (a running "
+                           "scheduler) or local:N (N worker processes on this machine); one game per worker thread, "
+                           "--concurrency is then unused; needs pip install 'monte-gomoku[cluster]'")
 
     width: int = setting("game", 15, "board width", minimum=MIN_SIZE, maximum=MAX_SIZE)
     height: int = setting("game", 0, "board height (0: same as width)", minimum=0, maximum=MAX_SIZE)
@@ -285,6 +291,9 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError("[game] first_move: 'begin' only works without openings (use 'board')")
     if config.openings_file and find_openings_file(config.openings_file) is None:
         raise ConfigError(f"[openings] file: {config.openings_file!r} does not exist")
+    if config.cluster and not CLUSTER_ADDRESS.fullmatch(config.cluster):
+        raise ConfigError(f"[tournament] cluster: must be a scheduler address such as tcp://HOST:8786, or local:N "
+                          f"with N >= 1, got {config.cluster!r}")
     if config.sprt and len(names) != 2:
         raise ConfigError(f"[sprt] enabled: an SPRT compares exactly two engines, got {len(names)}")
     if config.sprt and config.sprt_elo1 <= config.sprt_elo0:
