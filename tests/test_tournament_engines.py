@@ -13,46 +13,18 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tournament_support import FAKE_BRAIN, config, fake
+from tournament_support import FAKE_BRAIN, FAKE_BRAIN_PYPROJECT, config, fake, fake_brain_repo, git
 from tournaments.engines import EngineError, EngineSpec, pin, prepare
 from tournaments.records import Termination
-from tournaments.revisions import MANIFEST, WORKTREE, RevisionError, install_revision, pin_revision
+from tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, install_revision, pin_revision,
+                                  revision_archive)
 from tournaments.runner import RunError, run_tournament
-
-PYPROJECT = """\
-[project]
-name = "fakebrain"
-version = "0.0.1"
-dependencies = ["pexpect>=4"]
-[project.scripts]
-pbrain-fake = "fakebrain:main"
-"""
-
-
-def git(repo: Path, *args: str) -> str:
-    result = subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-                            capture_output=True, text=True, check=True)
-    return result.stdout.strip()
 
 
 @pytest.fixture
 def repo(tmp_path) -> Path:
-    """A git clone with two commits of a pure-Python brain that needs pexpect (which a venv has and its base
-    Python may not): the first plays well, the second crashes at move 2."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    (repo / "pyproject.toml").write_text(PYPROJECT)
-    (repo / ".gitignore").write_text("ignored.txt\n")
-    source = FAKE_BRAIN.read_text() + "\nimport pexpect  # a dependency, found where the running interpreter finds it\n"
-    (repo / "fakebrain.py").write_text(source)
-    git(repo, "add", ".")
-    git(repo, "commit", "-q", "-m", "good")
-    git(repo, "tag", "v1")
-    (repo / "fakebrain.py").write_text(source.replace('default="good"', 'default="crash"')
-                                       .replace("default=1,", "default=2,"))
-    git(repo, "commit", "-q", "-am", "crashes")
-    return repo
+    """A git clone of the fake brain: v1 plays well, HEAD crashes at move 2 (see tournament_support)."""
+    return fake_brain_repo(tmp_path / "repo")
 
 
 def run_python(env: Path, code: str) -> str:
@@ -80,8 +52,28 @@ def test_a_revision_is_installed_once_with_its_own_code_and_this_interpreters_de
     assert [p.name for p in cache.iterdir()] == [env.name]  # no temporary folder left behind
 
 
+def test_a_pinned_revision_installs_from_a_shipped_archive_without_a_clone(repo, tmp_path, monkeypatch):
+    """What a cluster worker does: no repository at hand, only the source archive the coordinator sent, asked for
+    only when the revision is not installed yet."""
+    sha = git(repo, "rev-parse", "v1")
+    asked: list[str] = []
+
+    def archive(wanted: str) -> bytes:
+        asked.append(wanted)
+        return revision_archive(repo, wanted)
+
+    monkeypatch.chdir(tmp_path)  # not inside a git repository
+    spec = EngineSpec("old", ("pbrain-fake",), revision=sha)
+    ready = prepare(spec, cache=tmp_path / "cache", archive=archive)
+    assert ready.command[0] == str(tmp_path / "cache" / sha / "bin" / "pbrain-fake") and ready.revision is None
+    assert prepare(spec, cache=tmp_path / "cache", archive=archive) == ready
+    assert asked == [sha]
+    with pytest.raises(EngineError, match="not pinned to a full sha"):
+        prepare(EngineSpec("x", ("pbrain-fake",), revision="v1"), cache=tmp_path / "cache", archive=archive)
+
+
 def test_a_dependency_this_interpreter_lacks_is_a_clear_error(repo, tmp_path):
-    (repo / "pyproject.toml").write_text(PYPROJECT.replace('"pexpect>=4"', '"no-such-distribution-xyz>=1"'))
+    (repo / "pyproject.toml").write_text(FAKE_BRAIN_PYPROJECT.replace('"pexpect>=4"', '"no-such-distribution-xyz>=1"'))
     git(repo, "commit", "-q", "-am", "needs more")
     with pytest.raises(RevisionError, match="needs 'no-such-distribution-xyz', which .* does not have: pip install"):
         install_revision("HEAD", repo=repo, cache=tmp_path / "cache")

@@ -5,55 +5,15 @@ with another run's."""
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tournament_support import FAKE_BRAIN, processes_in
+from tournament_support import ENGINES, GATE, monte, outcomes, processes_in, wait_for, write_config
 from tournaments.config import build_config, read_toml
 from tournaments.records import read_jsonl
 from tournaments.report import engine_tallies
 from tournaments.runner import RunError, run_tournament
-
-GATE = "gate-open"
-ENGINES = {"good": "good", "crasher": "crash --at 6", "gated": f"gate --at 2 --gate {GATE}"}
-"""Round-robin: games 1-4 are good vs crasher; every later game has the gated engine, which does not answer its
-second move until the file GATE exists in the engines' folder -- so an interrupted run stops at a known point."""
-
-
-def write_config(folder: Path, engines_cwd: Path, engines: dict[str, str] = ENGINES,
-                 game: str = "timeout_turn_ms = 60000\ntolerance_ms = 500\n") -> Path:
-    engines_cwd.mkdir(exist_ok=True)
-    text = f"[tournament]\ngames = 4\nconcurrency = 2\n[game]\n{game}[openings]\nrandom = 4\nseed = 11\n"
-    for name, mode in engines.items():
-        text += (f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable} {FAKE_BRAIN} --mode {mode}"\n'
-                 f'cwd = "{engines_cwd}"\n')
-    path = folder / "tournament.toml"
-    path.write_text(text)
-    return path
-
-
-def outcomes(records):
-    """What a game was, independent of timing: who played which colour, the moves, the result and why."""
-    return sorted((r.game_id, r.black, r.white, tuple((x, y) for x, y, _ in r.moves), r.winner, r.termination)
-                  for r in records)
-
-
-def monte(*args: str, cwd: Path, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen(["monte", "tournament", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
-
-
-def wait_for(condition, what: str, within_s: float = 60.0) -> None:
-    """Poll `condition` until it holds; fail naming `what` if it does not within the (generous) bound."""
-    give_up = time.monotonic() + within_s
-    while not condition():
-        assert time.monotonic() < give_up, f"still waiting for {what}"
-        time.sleep(0.02)
-
 
 def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     engines_cwd = tmp_path / "engines"
