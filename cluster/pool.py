@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 import dask
-from distributed import CancelledError, Client, Future, KilledWorker, LocalCluster, Variable
+from distributed import CancelledError, Client, Future, KilledWorker, Variable
 
 from cluster import worker
+from cluster.local import start_local_cluster
 from tournaments.engines import EngineError, EngineSpec
 from tournaments.match import MatchRules, StopSignal
 from tournaments.pool import FinishedFutures, Note
@@ -131,14 +132,12 @@ class DaskPool:
 
 @contextmanager
 def connect(address: str) -> Iterator[DaskPool]:
-    """A pool on the Dask scheduler at `address` (``tcp://HOST:8786``), or on ``local:N``: a cluster of N worker
-    processes with one thread each, started here and shut down on leaving. RunError if the scheduler cannot be
-    reached."""
+    """A pool on the Dask scheduler at `address` (``tcp://HOST:8786``), or on ``local:N``: N worker processes on this
+    machine (cluster.local), started here and shut down on leaving. RunError if the scheduler cannot be reached."""
     cluster = None
     try:
         if address.startswith(LOCAL_PREFIX):
-            cluster = LocalCluster(n_workers=int(address[len(LOCAL_PREFIX):]), threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+            cluster = start_local_cluster(int(address[len(LOCAL_PREFIX):]))
             client = Client(cluster, set_as_default=False)
         else:
             client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)

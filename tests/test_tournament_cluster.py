@@ -1,7 +1,7 @@
 """Tournaments on a local Dask cluster of two worker processes: the same games and totals as without Dask, a worker
 killed mid-game loses nothing and counts nothing twice, the SPRT stops the run and leaves no task behind, a killed
 coordinator's run resumes, engines at a git revision are installed on the workers, and an engine a worker cannot run
-stops the run with the worker's name."""
+stops the run with the worker's name; Ctrl-C at a terminal stops a local cluster's run cleanly."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import sys
 import threading
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from cluster import connect
+from cluster.local import start_local_cluster
 from tournament_support import (ENGINES, GATE, FAKE_BRAIN, config, fake, fake_brain_repo, git, monte, outcomes,
                                 processes_in, wait_for, write_config)
 from tournaments.config import build_config, read_toml
@@ -28,8 +29,7 @@ WORKERS = 2
 @pytest.fixture(scope="module")
 def dask_cluster():
     """Two worker processes of one thread each (their nannies restart a killed one), and a client to look at them."""
-    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster, set_as_default=False) as client:
+    with start_local_cluster(WORKERS) as cluster, Client(cluster, set_as_default=False) as client:
         yield cluster, client
 
 
@@ -144,6 +144,23 @@ def test_resume_after_the_coordinator_is_killed(tmp_path):
     assert "on the Dask cluster at tcp://127.0.0.1:" in err
     assert outcomes(read_jsonl(log)) == outcomes(reference.records)
     assert "Engines (12 games" in out
+
+
+def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_and_leaves_no_engine(tmp_path):
+    """A terminal sends Ctrl-C to the whole foreground process group: the local workers must not die of it before
+    the coordinator has stopped their games, or the engines held at the gate would be left running."""
+    engines_cwd = tmp_path / "engines"
+    path = write_config(tmp_path, engines_cwd)
+    run = monte(str(path), "--out", "stopped", "--cluster", f"local:{WORKERS}", cwd=tmp_path, start_new_session=True)
+    log = tmp_path / "stopped" / "games.jsonl"
+    wait_for(lambda: log.exists() and log.read_text().count("\n") == 4, "the four ungated games", within_s=120)
+    wait_for(lambda: len(processes_in(engines_cwd)) == 4, "games 5 and 6 to wait at the gate")
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "continue with: --resume --out stopped" in err
+    assert processes_in(tmp_path) == []  # the gate never opened: the engines were killed, and the workers closed
+    assert sorted(record.game_id for record in read_jsonl(log)) == [1, 2, 3, 4]
 
 
 def test_engines_at_a_revision_are_installed_on_the_workers(tmp_path, scheduler):
