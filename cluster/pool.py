@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-import dask
 from distributed import CancelledError, Client, Future, KilledWorker, Variable
 
 from cluster import worker
@@ -71,6 +70,8 @@ class DaskPool:
         return {spec.name: spec for spec in engines}
 
     def start(self, engines: dict[str, EngineSpec], rules: MatchRules, stop: StopSignal, log_dir: Path) -> None:
+        """Begin a run. `stop` is not watched here: the runner sees it and calls `finish`, which stops the workers'
+        games."""
         self._engines = engines
         self._rules = rules
         self._log_dir = log_dir
@@ -112,7 +113,7 @@ class DaskPool:
     def _record(self, future: Future) -> GameRecord | None:
         """A finished game's record, its engines' stderr written to the log folder; None for a game this pool
         cancelled; RunError for a game the cluster lost; the worker's exception for a game that failed there."""
-        game_id = self._games[future.key]
+        game_id = self._games.pop(future.key)
         try:
             record, logs = future.result()
         except CancelledError:
@@ -120,8 +121,8 @@ class DaskPool:
                 return None
             raise RunError(f"the Dask cluster dropped game {game_id} (scheduler restarted or out of reach?); the "
                            f"games logged so far are kept: continue with --resume") from None
-        except KilledWorker:
-            allowed = dask.config.get("distributed.scheduler.allowed-failures")
+        except KilledWorker as exc:
+            allowed = exc.allowed_failures
             raise RunError(f"game {game_id} was lost: {allowed + 1} workers died while playing it, and Dask gives "
                            f"up then (distributed.scheduler.allowed-failures = {allowed}); the games logged so far "
                            f"are kept: check the workers and continue with --resume") from None

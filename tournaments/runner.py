@@ -4,11 +4,11 @@ A pool plays the games (tournaments/pool.py): threads of this process, each game
 or the workers of a Dask cluster (the ``cluster`` package); the runner keeps the schedule, the statistics and the
 records. Every finished game is saved as SGF and Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and
 fsynced) before the next result is looked at, so a killed run loses only the games in progress; a game reported
-twice is logged once. Engines at a git revision are pinned to a full sha first, and the
-settings written to ``OUT/tournament.json`` hold those shas. ``resume`` rebuilds the same schedule, checks that the
-settings (pinned shas included) are those the log was written with, and plays only the games the log lacks: the
-totals come out as those of an uninterrupted run. Ctrl-C (or an SPRT that has decided) kills the engines of the
-games in progress; those games are not logged.
+twice is logged once. Engines at a git revision are pinned to a full sha first, and the settings written to
+``OUT/tournament.json`` hold those shas. ``resume`` rebuilds the same schedule, checks that the settings (pinned
+shas included) are those the log was written with, and plays only the games the log lacks: the totals come out as
+those of an uninterrupted run. Ctrl-C (or an SPRT that has decided) kills the engines of the games in progress;
+those games are not logged.
 """
 
 from __future__ import annotations
@@ -249,11 +249,10 @@ class _Run:
             pool.start(engines, rules, self.stop, self.out / "logs")
             try:
                 while not self.signalled:
-                    while pending and not (self.signalled or self.stop.is_set() or self._decided()) \
-                            and pool.running() < pool.capacity():
+                    while pending and not self._stopping() and pool.running() < pool.capacity():
                         pool.submit(pending.popleft())
-                    if not pool.running() and (not pending or self.stop.is_set() or self._decided()):
-                        break
+                    if not pool.running() and (not pending or self._stopping()):
+                        break  # all done, or stopping and nothing left to wait for (a cluster may have no room yet)
                     self._collect(pool.completed(_POLL_S), pool.running())
                     if self._decided():
                         self.stop.set()
@@ -264,6 +263,10 @@ class _Run:
                     self.meter.finish()
         self.result.interrupted = self.signalled
         self._decided()
+
+    def _stopping(self) -> bool:
+        """Whether no more games should start: a signal, a stop from the caller, or an SPRT decision."""
+        return self.signalled or self.stop.is_set() or self._decided()
 
     def _on_signal(self, signum: int, frame: object) -> None:
         """Ctrl-C or SIGTERM: only note it; the loop stops within one poll. (Doing more here could interrupt the
