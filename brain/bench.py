@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 
 from brain.board import Board
+from brain.limits import new_limits
 from brain.mcts import Params, new_tree, reset_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
@@ -72,13 +73,14 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     st = new_state(board)
     tree = new_tree(2_000_000)
     ws = new_workspace(st.cells.shape[0])
-    search(st, tree, board.to_move, 16, params, ws)  # compile / load
+    limits = new_limits()
+    search(st, tree, board.to_move, 16, params, ws, limits)  # compile / load
     reset_tree(tree)
 
     def run() -> int:
         if tree.meta[0] > tree.move.shape[0] - 100_000:
             reset_tree(tree)
-        return int(search(st, tree, board.to_move, 2000, params, ws))
+        return int(search(st, tree, board.to_move, 2000, params, ws, limits))
 
     return _timed(run, seconds)
 

@@ -5,6 +5,10 @@ VCF (and, when enabled, VCT) and play it; give the root its children and drop ev
 by VCF (or VCT); then MCTS in slices of a few milliseconds until the soft deadline (or the stop event, or a settled
 choice); then the move with the most visits unless a proof says otherwise -- with VCT enabled, checked last for an
 opponent VCT and replaced by the next best when the opponent has one.
+
+Every search of the move runs under one ``SearchLimits`` (``brain.limits``): a stop, the hard deadline or the node
+budget cuts whichever search is running, at its next node. The steps read the move's clock from it (``now()``), which
+under a node budget counts nodes rather than seconds.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from brain.board import Board
+from brain.limits import SearchLimits, new_limits
 from brain.memory import tree_capacity
 from brain.mcts import (
     M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
@@ -131,11 +136,12 @@ class MctsPlayer:
         tree = new_tree(WARM_UP_NODES)
         ws = self._workspace_for(st)
         color = board.to_move
-        expand_root(st, tree, color, self.params, self.options.root_children, ws)
-        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False)
-        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws)
-        find_vct(st, color, VCT_PLIES, 100, self._vct)
-        search(st, tree, color, 64, self.params, ws)
+        limits = new_limits()
+        expand_root(st, tree, color, self.params, self.options.root_children, ws, limits)
+        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False, limits)
+        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws, limits)
+        find_vct(st, color, VCT_PLIES, 100, self._vct, limits)
+        search(st, tree, color, 64, self.params, ws, limits)
         find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
         board.legal_moves()
         board.is_forbidden(0, 0)
@@ -151,30 +157,34 @@ class MctsPlayer:
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
+        with SearchLimits(limits) as search_limits:
+            return self._choose(board, search_limits)
+
+    def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
         st = new_state(board)
-        tree = self._tree_for(board, limits.max_memory)
+        tree = self._tree_for(board, limits.think.max_memory)
         p = self.params
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
 
-        count = expand_root(st, tree, color, p, self.options.root_children, ws)
+        count = expand_root(st, tree, color, p, self.options.root_children, ws, limits.array)
         root = int(tree.meta[M_ROOT])
         if count == 0:  # lost at once or the board is full: any legal move will do
             return self._fallback(board, started, "no saving move")
         if count == 1:
             return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
 
-        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False):
+        if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False, limits.array):
             line = self._vcf_line(board, ws.pv)
             return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
-        thinking = max(0.0, limits.soft_deadline - time.monotonic())
-        win = self._own_vct(st, color, self._vct_nodes(self.options.vct_share * thinking))
+        thinking = max(0.0, limits.soft_deadline - limits.now())
+        win = self._own_vct(st, color, self._vct_nodes(self.options.vct_share * thinking), limits)
         if win >= 0:
             return self._report(board, st, tree, started, 0, win, "vct")
 
-        self._filter_root(st, tree, color, time.monotonic() + self.options.filter_share * thinking, limits)
+        self._filter_root(st, tree, color, limits.now() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
         child = self._checked_choice(st, tree, color, limits)
         return self._report(board, st, tree, started, iterations, int(tree.move[child]), "")
@@ -225,7 +235,7 @@ class MctsPlayer:
         self._tree_history = history
         return tree
 
-    def _filter_root(self, st: State, tree: Tree, color: int, budget_end: float, limits: ThinkLimits) -> None:
+    def _filter_root(self, st: State, tree: Tree, color: int, budget_end: float, limits: SearchLimits) -> None:
         """Mark root moves after which the opponent wins by force as lost: first every move against the opponent's
         VCF (cheap), then the moves in order of promise against its VCT, while ``filter_share`` of the time lasts.
 
@@ -237,18 +247,19 @@ class MctsPlayer:
         children = list(range(first, first + int(tree.count[root])))
 
         def refuted_by_vcf(c: int) -> bool:
-            return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws))
+            return bool(opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws,
+                                           limits.array))
 
         def refuted_by_vct(c: int) -> bool:
-            nodes = self._vct_nodes(min(budget_end - time.monotonic(), self.options.vct_share * (
-                limits.soft_deadline - time.monotonic())))
-            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes)
+            nodes = self._vct_nodes(min(budget_end - limits.now(), self.options.vct_share * (
+                limits.soft_deadline - limits.now())))
+            return self._opponent_vct_after(st, int(tree.move[c]), color, nodes, limits)
 
         by_promise = sorted(children, key=lambda c: -tree.prior[c])
         for refuted, order in ((refuted_by_vcf, children), (refuted_by_vct, by_promise)):
             marked = []
             for c in order:
-                if time.monotonic() > budget_end or limits.stop.is_set():
+                if limits.now() > budget_end or limits.stopped():
                     break
                 if tree.proven[c] == 0 and refuted(c):
                     tree.proven[c] = 1
@@ -258,13 +269,13 @@ class MctsPlayer:
                     tree.proven[c] = 0
                 return
 
-    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int) -> bool:
+    def _opponent_vct_after(self, st: State, move: int, color: int, nodes: int, limits: SearchLimits) -> bool:
         """Whether the opponent wins by continuous threats after `color` plays `move`."""
         if nodes <= 0:
             return False
         make(st, move, color)
         self._vct.tt_keys[:] = 0
-        refuted = find_vct(st, 3 - color, VCT_PLIES, nodes, self._vct) >= 0
+        refuted = find_vct(st, 3 - color, VCT_PLIES, nodes, self._vct, limits.array) >= 0
         unmake(st, move)
         return refuted
 
@@ -273,52 +284,52 @@ class MctsPlayer:
         nodes = int(min(self.options.vct_max_nodes, seconds * VCT_NODES_PER_SECOND))
         return nodes if nodes >= MIN_VCT_NODES else 0
 
-    def _own_vct(self, st: State, color: int, nodes: int) -> int:
+    def _own_vct(self, st: State, color: int, nodes: int, limits: SearchLimits) -> int:
         """Our first move of a win by continuous threats, or -1."""
         if nodes <= 0:
             return -1
         self._vct.tt_keys[:] = 0
-        return int(find_vct(st, color, VCT_PLIES, nodes, self._vct))
+        return int(find_vct(st, color, VCT_PLIES, nodes, self._vct, limits.array))
 
-    def _checked_choice(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
+    def _checked_choice(self, st: State, tree: Tree, color: int, limits: SearchLimits) -> int:
         """The best root child after the opponent's VCT has had its say: a move after which the opponent wins by
         threats is marked lost and the next best takes its place (a few times, each check sized to the time left
         before the hard deadline)."""
         root = int(tree.meta[M_ROOT])
         child = int(best_child(tree, root))
         for _ in range(self.options.checked_choices):
-            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stop.is_set():
+            if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stopped():
                 break
-            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - time.monotonic()) - RESERVE_MIN_SECONDS)
-            if nodes <= 0 or not self._opponent_vct_after(st, int(tree.move[child]), color, nodes):
+            nodes = self._vct_nodes(0.5 * (limits.hard_deadline - limits.now()) - RESERVE_MIN_SECONDS)
+            if nodes <= 0 or not self._opponent_vct_after(st, int(tree.move[child]), color, nodes, limits):
                 break
             tree.proven[child] = 1
             child = int(best_child(tree, root))
         return child
 
-    def _run(self, st: State, tree: Tree, color: int, limits: ThinkLimits) -> int:
+    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits) -> int:
         """MCTS in slices until a stop, a proof, or a deadline: the soft one when the choice is clear by then,
         else up to the hard one (less a reserve for the final VCT check and the reply)."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
-        now = time.monotonic()
+        now = limits.now()
         reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now))
         last_call = max(limits.soft_deadline, limits.hard_deadline - reserve)
         batch = 64
         total = 0
         while not limits.expired() and tree.proven[root] == 0:
-            t0 = time.monotonic()
+            t0 = limits.now()
             deadline = limits.soft_deadline if self._clear(tree, root) else last_call
             if t0 >= deadline:
                 break
-            done = int(search(st, tree, color, batch, self.params, ws))
+            done = int(search(st, tree, color, batch, self.params, ws, limits.array))
             total += done
             if done < batch:
                 break
-            spent = time.monotonic() - t0
+            spent = limits.now() - t0
             rate = done / spent if spent > 0 else batch * 100.0
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-            if self._settled(tree, root, rate * max(0.0, deadline - time.monotonic())):
+            if self._settled(tree, root, rate * max(0.0, deadline - limits.now())):
                 break
         return total
 

@@ -59,15 +59,19 @@ from numba import njit, types  # noqa: E402  (must follow the cache set-up above
 
 
 def kernel(function):
-    """Compile a hot kernel that allocates nothing: ``njit(cache=True)`` without numba's reference-counting runtime.
+    """Compile a hot kernel that allocates nothing: ``njit(cache=True)`` without numba's reference-counting runtime,
+    and without holding the GIL while it runs.
 
     numba increments and decrements (atomically) the reference count of every array a function reads out of a tuple
     argument, and its pass that prunes those pairs skips functions taking tuples -- which every kernel here does
     (State, Tree, Workspace). perf put 20% of the search's time in those atomic operations. A kernel that only reads
     and writes arrays made elsewhere needs no reference counts; one that allocates must stay a plain ``njit`` (numba
     refuses to compile an allocation here, so a kernel that starts to allocate fails loudly, not silently).
+
+    Without the GIL (``nogil``), Python threads run while a search does: the protocol's reader thread acts on END and
+    YXSTOP at once, and a timer can stop the search at its deadline (``brain.limits``).
     """
-    return njit(cache=True, _nrt=False)(function)
+    return njit(cache=True, _nrt=False, nogil=True)(function)
 
 
 __all__ = ["njit", "kernel", "types", "cache_dir"]

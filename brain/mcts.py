@@ -5,7 +5,8 @@ tournament runner weighs one against the other (``pbrain-monte --set rollout_pli
 
 The tree is a struct of arrays (one slot per node, children of a node in consecutive slots), allocated once and
 reused across moves: a node's subtree survives when the game goes through it. Python calls ``search`` in short
-slices and checks the clock between them; numba has no clock.
+slices and looks at the tree between them; a stop (YXSTOP, the deadline) or a spent node budget reaches ``search``
+inside a slice, through the limits array every search kernel takes (``brain.limits``).
 
 Values are in [-1, 1]. ``wsum`` of a node is seen from the player who moved into it, so a parent picks the child
 with the highest mean. ``proven`` is seen from the side to move at the node: +1 it wins, -1 it loses.
@@ -20,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
+from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
 from brain.position import I_STONES, State, make, unmake
 from brain.threats import Workspace, find_vcf, generate_moves
@@ -177,7 +179,7 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
 
 @kernel
 def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int, vcf_nodes: int,
-            moves: np.ndarray, values: np.ndarray, ws: Workspace) -> int:
+            moves: np.ndarray, values: np.ndarray, ws: Workspace, limits: np.ndarray) -> int:
     """Give `node` its children. Returns 1 if expanded, 0 if the tree is full, -1 if the node is lost or won
     (``proven`` set)."""
     n = generate_moves(st, color, moves, values, limit, ws)
@@ -187,7 +189,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     if vcf_nodes > 0 and n > 1:
         me = color - 1
         if st.cls_count[me, C_FOUR_THREE] > 0 or st.cls_count[me, C_FOUR] >= p.vcf_min_fours:
-            if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws, p.vcf_chain != 0):
+            if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws, p.vcf_chain != 0, limits):
                 tree.proven[node] = 1
                 return -1
     start = tree.meta[M_NEXT]
@@ -259,8 +261,9 @@ def _settle(tree: Tree, node: int) -> None:
 
 
 @kernel
-def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace) -> int:
-    """Run up to `iterations` MCTS iterations from the root (side to move: `color`); returns how many ran.
+def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace, limits: np.ndarray) -> int:
+    """Run up to `iterations` MCTS iterations from the root (side to move: `color`), fewer when `limits` say stop;
+    returns how many ran. Each iteration counts one node of `limits` (and each node of an in-tree VCF one more).
 
     An iteration does not take its moves back at its end: the next one mostly walks down the same first moves, so
     only the part of the old path below where the new one leaves it is unmade (``made`` moves, path[1..made], are
@@ -275,7 +278,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     done = 0
     deepest = tree.meta[M_MAXDEPTH]
     for _ in range(iterations):
-        if tree.proven[root] != 0:
+        if tree.proven[root] != 0 or charge(limits):
             break
         node = root
         c = color
@@ -295,7 +298,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     elif p.rollout_plies > 0:
                         value = rollout(st, c, p, moves, values, ws, line)
                     break
-                r = _expand(st, tree, node, c, p, p.max_children, p.vcf_nodes, moves, values, ws)
+                r = _expand(st, tree, node, c, p, p.max_children, p.vcf_nodes, moves, values, ws, limits)
                 if r < 0:
                     value = float(tree.proven[node])
                     break
@@ -373,7 +376,7 @@ def find_child(tree: Tree, node: int, move: int) -> int:
 
 
 @kernel
-def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace) -> int:
+def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace, limits: np.ndarray) -> int:
     """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
     engine's job). Returns the child count (0: none)."""
     root = tree.meta[M_ROOT]
@@ -381,5 +384,5 @@ def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Wo
         # a root the last search proved (an in-tree VCF, a leaf's evaluation) may have no children yet: it needs
         # them to play the proof out
         tree.proven[root] = 0
-        _expand(st, tree, root, color, p, limit, 0, ws.moves, ws.values, ws)
+        _expand(st, tree, root, color, p, limit, 0, ws.moves, ws.values, ws, limits)
     return tree.count[root]

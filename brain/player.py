@@ -5,12 +5,12 @@ The protocol side says "here is the board and your time; give me a move"; a play
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from brain.board import Board
+from brain.limits import StopFlag
 
 
 @dataclass
@@ -19,13 +19,15 @@ class ThinkLimits:
 
     Times are ``time.monotonic()`` seconds. The player returns by ``hard_deadline`` whatever happens; it may stop
     at ``soft_deadline`` (or earlier) once its choice is settled. ``stop`` is set by YXSTOP or END: return the best
-    move so far at once.
+    move so far at once. ``max_nodes`` (0: none) caps the nodes a searching player may visit, and makes its move
+    depend on the position alone while the time lasts (see ``brain.limits.SearchLimits``).
     """
 
     soft_deadline: float
     hard_deadline: float
     max_memory: int = 0
-    stop: threading.Event = field(default_factory=threading.Event)
+    stop: StopFlag = field(default_factory=StopFlag)
+    max_nodes: int = 0
 
     @classmethod
     def seconds(cls, soft: float, hard: float | None = None) -> "ThinkLimits":

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
+from brain.limits import charge
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
@@ -353,8 +354,11 @@ def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int
 
 
 @kernel
-def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace, chain: bool) -> bool:
+def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace, chain: bool,
+             limits: np.ndarray) -> bool:
     """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
+    Each node counts against `limits` too; a node they refuse (stopped, or their budget spent) fails unsearched
+    and the search ends as if its own budget had run out.
 
     An iterative depth-first search (numba cannot reload a cached recursive function): level l holds the
     attacker's candidate fours, the one being tried and the defender's forced block.
@@ -388,7 +392,9 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
         if entering:
             entering = False
             # a new attacker node: the position after the blocks of levels < level
-            if st.cls_count[me, C_FIVE] > 0:
+            if charge(limits):  # stopped, or the limits' node budget is spent: fail here and everywhere after
+                budget = 0
+            elif st.cls_count[me, C_FIVE] > 0:
                 f = first_of_class(st, me, C_FIVE, color)
                 if f >= 0:
                     pv[2 * level] = f
@@ -457,9 +463,10 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
 
 
 @kernel
-def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace) -> bool:
+def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace,
+                       limits: np.ndarray) -> bool:
     """Whether, after `color` plays idx, the opponent wins by VCF."""
     make(st, idx, color)
-    lost = find_vcf(st, 3 - color, max_ply, node_budget, ws, False)
+    lost = find_vcf(st, 3 - color, max_ply, node_budget, ws, False, limits)
     unmake(st, idx)
     return lost

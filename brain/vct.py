@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.jit import kernel
+from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE
 from brain.position import State, make, unmake
 from brain.threats import first_of_class, playable, playable_cells
@@ -124,8 +125,10 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
 
 
 @kernel
-def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> int:
-    """The attacker's first move of a win by continuous threats within max_ply plies, or -1.
+def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: np.ndarray) -> int:
+    """The attacker's first move of a win by continuous threats within max_ply plies, or -1. Each node counts
+    against `limits` too; a node they refuse (stopped, or their budget spent) fails unsearched and the search ends
+    as if its own budget had run out.
 
     Iterative deepening (2, 4, ... max_ply plies) on one node budget: a depth-first search sent straight to 14
     plies spends its budget deep in hopeless lines and missed a 9-ply win that a 10-ply search found in 26 ms.
@@ -134,7 +137,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
     between unrelated root positions."""
     left = node_budget
     for plies in range(2, max_ply + 1, 2):
-        move, used = _search(st, attacker, plies, left, space)
+        move, used = _search(st, attacker, plies, left, space, limits)
         left -= used
         if move >= 0 or left <= 0:
             return move
@@ -142,7 +145,8 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
 
 
 @kernel
-def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace) -> tuple[int, int]:
+def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace,
+            limits: np.ndarray) -> tuple[int, int]:
     """One depth-limited AND/OR search; returns (the attacker's first winning move or -1, nodes used)."""
     levels = min(max_ply + 1, MAX_LEVELS)
     mask = np.uint64(space.tt_keys.shape[0] - 1)
@@ -159,7 +163,10 @@ def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: Vct
             plies_left = max_ply - level
             h = st.hash[0] ^ np.uint64(attacker * 2 + kind)
             slot = h & mask
-            if space.tt_keys[slot] == h:
+            if charge(limits):  # stopped, or the limits' node budget is spent: fail here and everywhere after
+                budget = 0
+                result, decided = False, True
+            elif space.tt_keys[slot] == h:
                 info = space.tt_info[slot]
                 if info > 0 or -info >= plies_left:
                     result = info > 0

@@ -44,6 +44,8 @@ class Settings:
     timeout_match: int = 0
     time_left: int = NO_MATCH_LIMIT_MS
     max_memory: int = 0
+    max_node: int = 0
+    """Rapfi's key: the nodes a move may search (0: no limit), for fixed levels and load-independent games."""
     game_type: int = 0
     rule: int = 0
     evaluate: str = ""
@@ -115,6 +117,7 @@ INFO_KEYS: dict[str, Callable[[str], object]] = {
     "timeout_match": _non_negative,
     "time_left": _integer,
     "max_memory": _non_negative,
+    "max_node": _non_negative,
     "game_type": _non_negative,
     "rule": _non_negative,
     "evaluate": str,
@@ -192,7 +195,7 @@ class Session:
         """Think limits for the move `cmd` asks for, counted from when its line arrived."""
         s = self.settings
         budget = move_budget(s.timeout_turn, s.timeout_match, s.time_left, board.stone_count, len(board.empty_cells()))
-        return ThinkLimits(cmd.arrived + budget.soft, cmd.arrived + budget.hard, s.max_memory, cmd.stop)
+        return ThinkLimits(cmd.arrived + budget.soft, cmd.arrived + budget.hard, s.max_memory, cmd.stop, s.max_node)
 
     def _legal_for_us(self, board: Board, x: int, y: int) -> bool:
         return board.is_empty(x, y) and board.judge(x, y, self.me) != MOVE_FORBIDDEN

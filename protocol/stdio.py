@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, NoReturn
 
+from brain.limits import StopFlag
+
 log = logging.getLogger(__name__)
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
@@ -26,11 +28,12 @@ EXIT_FLUSH_WAIT = 0.5
 
 @dataclass
 class Command:
-    """One protocol line, when it arrived (``time.monotonic()``), and the event that stops thinking about it."""
+    """One protocol line, when it arrived (``time.monotonic()``), and the event that stops thinking about it (a
+    ``StopFlag``: setting it reaches into the running search)."""
 
     text: str
     arrived: float = field(default_factory=time.monotonic)
-    stop: threading.Event = field(default_factory=threading.Event)
+    stop: StopFlag = field(default_factory=StopFlag)
 
     @property
     def verb(self) -> str:

@@ -20,6 +20,7 @@ def test_bench_reports_every_engine_on_every_position_with_the_ratio(monte_execu
 def test_bench_positions_are_unfinished_games() -> None:
     """A benchmark position the solver proves at once would measure an idle search."""
     from brain.bench import POSITIONS, board_of
+    from brain.limits import new_limits
     from brain.mcts import Params, new_tree, search
     from brain.position import new_state
     from brain.threats import new_workspace
@@ -28,7 +29,7 @@ def test_bench_positions_are_unfinished_games() -> None:
         board = board_of(name)
         st = new_state(board)
         tree = new_tree(200_000)
-        done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]))
+        done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]), new_limits())
         assert done == 5000 and tree.proven[0] == 0, name
 
 

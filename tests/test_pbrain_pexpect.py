@@ -248,6 +248,28 @@ def test_closed_stdin_exits_with_status_0_and_no_traceback(brain):
     assert "Traceback" not in b.stderr()
 
 
+MIDDLE_GAME = "BOARD\n" + "\n".join(f"{x},{y},{field}" for x, y, field in (
+    (7, 7, 2), (7, 8, 1), (5, 8, 2), (6, 9, 1), (5, 10, 2), (5, 9, 1), (6, 7, 2), (8, 7, 1), (4, 9, 2), (7, 6, 1),
+    (6, 5, 2), (6, 11, 1), (6, 10, 2), (3, 10, 1), (5, 5, 2))) + "\nDONE"
+"""The benchmark's 15x15 middle game (``brain.bench``), white to move: no forced win in sight for either side."""
+
+
+def test_info_max_node_gives_the_same_move_and_search_in_every_process(brain):
+    answers = []
+    for _ in range(2):
+        b = brain("--engine", "mcts")
+        assert b.ask("START 15") == "OK"
+        b.send(f"INFO timeout_turn {GENEROUS_TURN_MS}")
+        b.send("INFO max_node 20000")
+        b.send(MIDDLE_GAME)
+        message = b.line()
+        assert message.startswith("MESSAGE "), message
+        answers.append((b.reply(), message.split(" speed ")[0]))  # the speed and time are the clock's
+    assert answers[0] == answers[1]
+    iterations = int(answers[0][1].split(" iterations ")[1].split()[0])
+    assert 0 < iterations <= 20000
+
+
 def test_timeout_turn_zero_still_gets_a_move(brain):
     b = started(brain, 15, "INFO timeout_turn 0")
     assert b.move("BEGIN") == (7, 7)

@@ -267,6 +267,12 @@ def test_the_player_gets_limits_from_the_budget_counted_from_the_arrival_of_the_
     assert limits.stop is begin.stop
 
 
+def test_info_max_node_gives_every_move_that_node_budget():
+    player = RecordingPlayer()
+    Session(player, [].append, [Command("START 15"), Command("INFO max_node 5000"), Command("BEGIN")]).run()
+    assert player.limits[-1].max_nodes == 5000
+
+
 def test_the_time_left_sent_before_a_move_shapes_its_limits():
     player = RecordingPlayer()
     Session(player, [].append, [Command("START 15"), Command("INFO time_left 0"), Command("BEGIN", arrived=5.0)]).run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from brain.board import BLACK, WHITE, Board
+from brain.limits import new_limits
 from brain.mcts import Params, new_tree, rollout, search
 from brain.position import new_state
 from brain.threats import new_workspace
@@ -55,5 +56,5 @@ def test_a_search_with_rollouts_finds_the_win_in_one():
                         (7, 9, WHITE), (9, 9, WHITE)], BLACK)
     st = new_state(board)
     tree = new_tree(10_000)
-    search(st, tree, BLACK, 200, ROLLOUT, new_workspace(st.cells.shape[0]))
+    search(st, tree, BLACK, 200, ROLLOUT, new_workspace(st.cells.shape[0]), new_limits())
     assert tree.proven[0] == 1  # the side to move wins

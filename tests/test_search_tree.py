@@ -10,6 +10,7 @@ import pytest
 
 from brain.bench import board_of
 from brain.board import Board
+from brain.limits import new_limits
 from brain.mcts import Params, new_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
@@ -23,7 +24,7 @@ def grown_tree(board: Board, iterations: int, per_call: int):
     tree = new_tree(400_000)
     ws = new_workspace(st.cells.shape[0])
     for _ in range(iterations // per_call):
-        search(st, tree, board.to_move, per_call, Params(), ws)
+        search(st, tree, board.to_move, per_call, Params(), ws, new_limits())
     return tree, st
 
 

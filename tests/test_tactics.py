@@ -14,6 +14,7 @@ import pytest
 
 from brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
 from brain.engine import MctsPlayer
+from brain.limits import new_limits
 from brain.player import ThinkLimits
 from brain.position import new_state
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -63,7 +64,7 @@ def vcf_line(board: Board, color: int, max_ply: int = VCF_PLIES, chain: bool = F
     search's mode; `ws`: a workspace to share between calls, a fresh one by default)."""
     st = new_state(board)
     ws = ws or new_workspace(st.cells.shape[0])
-    if not find_vcf(st, color, max_ply, VCF_NODES, ws, chain):
+    if not find_vcf(st, color, max_ply, VCF_NODES, ws, chain, new_limits()):
         return None
     line = []
     for move in ws.pv:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from brain.board import BLACK, WHITE, Board
+from brain.limits import new_limits
 from brain.position import make, new_state, unmake
 from brain.threats import find_vcf, new_workspace
 from brain.vct import find_vct, new_vct_space
@@ -27,8 +28,8 @@ def threat_win_board() -> Board:
 def test_vct_finds_a_win_that_vcf_cannot():
     board = threat_win_board()
     st = new_state(board)
-    assert not find_vcf(st, BLACK, 40, 100_000, new_workspace(st.cells.shape[0]), False)
-    move = find_vct(st, BLACK, 14, 60_000, new_vct_space())
+    assert not find_vcf(st, BLACK, 40, 100_000, new_workspace(st.cells.shape[0]), False, new_limits())
+    move = find_vct(st, BLACK, 14, 60_000, new_vct_space(), new_limits())
     assert move >= 0 and board.is_empty(*board.coords(move))
 
 
@@ -38,7 +39,7 @@ def test_every_reply_to_the_first_threat_still_loses():
     board = threat_win_board()
     st = new_state(board)
     space = new_vct_space()
-    move = find_vct(st, BLACK, 14, 60_000, space)
+    move = find_vct(st, BLACK, 14, 60_000, space, new_limits())
     make(st, move, BLACK)
     for x, y in board.empty_cells():
         reply = board.index(x, y)
@@ -46,14 +47,14 @@ def test_every_reply_to_the_first_threat_still_loses():
             continue
         make(st, reply, WHITE)
         space.tt_keys[:] = 0
-        assert find_vct(st, BLACK, 14, 60_000, space) >= 0, f"white escapes with {x},{y}"
+        assert find_vct(st, BLACK, 14, 60_000, space, new_limits()) >= 0, f"white escapes with {x},{y}"
         unmake(st, reply)
 
 
 def test_no_win_is_claimed_for_the_side_without_threats():
     board = threat_win_board()
     board.to_move = WHITE
-    assert find_vct(new_state(board), WHITE, 14, 60_000, new_vct_space()) == -1
+    assert find_vct(new_state(board), WHITE, 14, 60_000, new_vct_space(), new_limits()) == -1
 
 
 @pytest.mark.parametrize("budget", [0, 50, 60_000])
@@ -61,6 +62,6 @@ def test_the_search_state_is_restored_whatever_the_budget(budget):
     board = threat_win_board()
     st = new_state(board)
     before = {name: getattr(st, name).copy() for name in ("cells", "keys", "cls", "cls_count", "score_sum", "hash")}
-    find_vct(st, BLACK, 14, budget, new_vct_space())
+    find_vct(st, BLACK, 14, budget, new_vct_space(), new_limits())
     for name, array in before.items():
         assert np.array_equal(getattr(st, name), array), name
