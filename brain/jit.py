@@ -18,6 +18,9 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
 
 
 def source_fingerprint() -> str:
@@ -50,12 +53,36 @@ def cache_dir() -> str:
     return candidates[-1]
 
 
+BRAIN_CACHE_DIR = cache_dir()
+"""This source version's folder: numba's compile cache (unless NUMBA_CACHE_DIR says otherwise) and pattern tables."""
+
 import numba  # noqa: E402
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = cache_dir()  # kept: numba re-reads its config only when a NUMBA_ variable changes
+    numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes
 
-from numba import njit, types  # noqa: E402  (must follow the cache set-up above)
+from numba import typeof, types  # noqa: E402  (must follow the cache set-up above)
+from numba.core.dispatcher import Dispatcher  # noqa: E402
+
+
+def njit(*args, **options):
+    """numba's ``njit`` (used bare, with options, or with an explicit signature), releasing the GIL by default, so
+    that Python threads run while compiled code does (see ``kernel``)."""
+    options.setdefault("nogil", True)
+    return numba.njit(*args, **options)
+
+
+def array(dtype: types.Type, ndim: int = 1) -> Any:
+    """The annotation of a C-contiguous numpy array parameter of a compiled function, e.g. ``cells: Int8Array``:
+    ``numpy.ndarray`` to readers and type checkers, and the exact numba type to the warm-up (``brain.warmup``), which
+    compiles every entry point from its annotations."""
+    return Annotated[np.ndarray, types.Array(dtype, ndim, "C")]
+
+
+Int8Array = array(types.int8)
+Int32Array = array(types.int32)
+Int64Array = array(types.int64)
+Float32Array = array(types.float32)
 
 
 def kernel(function):
@@ -71,7 +98,8 @@ def kernel(function):
     Without the GIL (``nogil``), Python threads run while a search does: the protocol's reader thread acts on END and
     YXSTOP at once, and a timer can stop the search at its deadline (``brain.limits``).
     """
-    return njit(cache=True, _nrt=False, nogil=True)(function)
+    return numba.njit(cache=True, _nrt=False, nogil=True)(function)
 
 
-__all__ = ["njit", "kernel", "types", "cache_dir"]
+__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "cache_dir", "BRAIN_CACHE_DIR", "Int8Array",
+           "Int32Array", "Int64Array", "Float32Array"]

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import kernel
+from brain.jit import Int64Array, kernel
 from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE
 from brain.position import State, make, unmake
@@ -125,7 +125,7 @@ def _defence_moves(st: State, attacker: int, out: np.ndarray) -> int:
 
 
 @kernel
-def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: np.ndarray) -> int:
+def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: Int64Array) -> int:
     """The attacker's first move of a win by continuous threats within max_ply plies, or -1. Each node counts
     against `limits` too; a node they refuse (stopped, or their budget spent) fails unsearched and the search ends
     as if its own budget had run out.
@@ -146,7 +146,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
 
 @kernel
 def _search(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace,
-            limits: np.ndarray) -> tuple[int, int]:
+            limits: Int64Array) -> tuple[int, int]:
     """One depth-limited AND/OR search; returns (the attacker's first winning move or -1, nodes used)."""
     levels = min(max_ply + 1, MAX_LEVELS)
     mask = np.uint64(space.tt_keys.shape[0] - 1)

@@ -166,16 +166,3 @@ def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager):
     peak = manager.memory_kib("VmHWM") * 1024
     assert peak < limit, (f"peak RSS {peak / 2**20:.1f} MiB is over max_memory {limit / 2**20:.1f} MiB "
                           f"(start-up RSS {start_up / 2**20:.1f} MiB)")
-
-
-def test_warm_up_compiles_the_caro_table_builder():
-    # Caro's tables are built on the first caro position; their builder must be compiled at warm-up (before OK to
-    # START), not inside the first move: a cold revision forfeited caro games on time that way. A fresh process,
-    # because this one may have compiled it already.
-    script = ("import sys; from brain.engine import MctsPlayer; from brain.patterns import build_edge_tables, "
-              "_TABLE_CACHE; before = len(build_edge_tables.overloads); MctsPlayer().warm_up(); "
-              "print(before, len(build_edge_tables.overloads), len(_TABLE_CACHE))")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
-    before, after, tables = map(int, out.stdout.split())
-    assert (before, after) == (0, 1)
-    assert tables == 1  # only freestyle's: warm-up compiles the caro builder without building caro's tables

@@ -14,9 +14,10 @@ from importlib import metadata
 import pytest
 
 from brain.baselines import GreedyPlayer
-from brain.board import BLACK, EMPTY, WALL, WHITE
+from brain.board import BLACK, EMPTY, WALL, WHITE, Board
 from brain.player import MoveChoice, ThinkLimits
 from brain.rules import RULE_CONTINUOUS, RULE_RENJU
+from brain.swap2 import balanced_opening
 from brain.timecontrol import move_budget
 from protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, Session, about_line
 from protocol.stdio import Command, LineSplitter, LineWriter, StdinReader
@@ -68,6 +69,17 @@ class Opinionated(RecordingPlayer):
 
     def evaluate(self, board) -> float:
         return self.evaluation
+
+
+class PreparingPlayer(RecordingPlayer):
+    """Records the (rule, max_memory) of every ``prepare``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prepared: list[tuple[int, int]] = []
+
+    def prepare(self, board, max_memory) -> None:
+        self.prepared.append((board.rule, max_memory))
 
 
 class FailingPlayer(RecordingPlayer):
@@ -481,6 +493,37 @@ def test_swap2board_with_three_near_even_stones_adds_two_and_leaves_the_choice()
 def test_swap2board_with_five_stones_swaps_or_plays_the_sixth_move(evaluation, reply):
     sent, _ = run("START 15", *OPENING, "6,6", "9,9", "DONE", player=FixedPlayer(3, 3, evaluation=evaluation))
     assert sent[-1] == reply
+
+
+def test_swap2board_two_stones_share_the_moves_time_the_first_gets_half():
+    player = Opinionated(0.0)
+    done = Command("DONE")
+    Session(player, [].append, [Command(line) for line in ("START 15", "INFO timeout_turn 10000", *OPENING)] + [done]
+            ).run()
+    after = time.monotonic()
+    first, second = player.limits
+    hard = done.arrived + move_budget(10000, 0, 2147483647, 3, 222).hard
+    assert second.hard_deadline == hard
+    assert first.hard_deadline <= (after + hard) / 2  # half of what was left when the first search began
+    assert first.stop is second.stop is done.stop
+
+
+def test_swap2board_with_no_stones_stops_choosing_when_its_time_is_up():
+    evaluations = []
+
+    def evaluate(board):
+        evaluations.append(board.stone_count)
+        return 0.5
+
+    stones = balanced_opening(Board(15), evaluate, ThinkLimits.seconds(0.0))
+    assert len(stones) == 3 and len(set(stones)) == 3
+    assert len(evaluations) == 23  # the blacks of the first white stone only, of 24 x 23 pairs
+
+
+def test_info_rule_and_max_memory_prepare_the_player_for_the_game():
+    player = PreparingPlayer()
+    run("START 15", f"INFO rule {RULE_RENJU}", "INFO max_memory 123456", "INFO timeout_turn 5", player=player)
+    assert player.prepared == [(0, 0), (RULE_RENJU, 0), (RULE_RENJU, 123456)]
 
 
 def test_swap2board_with_a_wrong_stone_count_answers_error():
