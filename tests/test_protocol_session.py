@@ -588,16 +588,23 @@ def wait_for(condition, timeout: float = WAIT_S) -> bool:
     return True
 
 
-def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered():
+def thinking_session() -> tuple[int, WaitingPlayer, list[str], threading.Thread]:
+    """A session on a pipe whose player is thinking about BEGIN (a minute to think): the pipe's write end, the
+    player, the lines the session sent and its thread."""
     read_end, write_end = os.pipe()
     player = WaitingPlayer()
     sent: list[str] = []
     reader = StdinReader(read_end, on_end=lambda: None).start()
     session_thread = threading.Thread(target=Session(player, sent.append, reader.commands()).run, daemon=True)
     session_thread.start()
+    os.write(write_end, b"START 15\nINFO timeout_turn 60000\nBEGIN\n")
+    assert player.thinking.wait(WAIT_S)
+    return write_end, player, sent, session_thread
+
+
+def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered():
+    write_end, player, sent, session_thread = thinking_session()
     try:
-        os.write(write_end, b"START 15\nINFO timeout_turn 60000\nBEGIN\n")
-        assert player.thinking.wait(WAIT_S)
         os.write(write_end, b"YXSTOP\n")
         assert wait_for(lambda: len(sent) == 2)
     finally:
@@ -625,6 +632,14 @@ def test_end_read_while_the_player_thinks_calls_the_exit_at_once():
         os.close(write_end)
         player.limits[-1].stop.set()
         session_thread.join(WAIT_S)
+
+
+def test_closed_input_stops_the_move_being_thought_about():
+    write_end, player, sent, session_thread = thinking_session()
+    os.close(write_end)
+    session_thread.join(WAIT_S)
+    assert player.stopped and sent == ["OK", "1,1"]
+    assert not session_thread.is_alive()
 
 
 def test_reader_ends_its_commands_when_input_closes():

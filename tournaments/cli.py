@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import signal
 import sys
 from contextlib import nullcontext
@@ -96,6 +97,20 @@ def _configure_bench(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
 
 
+def _configure_clock(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", default="pbrain-monte",
+                        help="the brain's command line (default: pbrain-monte, the installed one)")
+    parser.add_argument("--count", type=int, default=100, help="replies measured per path (default 100)")
+
+
+def _run_clock(args: argparse.Namespace) -> int:
+    from tournaments import clockcheck
+
+    if args.count < 1:
+        raise UsageError(f"--count must be at least 1, not {args.count}")
+    return clockcheck.report(shlex.split(args.engine), args.count)
+
+
 def _run_bench(args: argparse.Namespace) -> int:
     from brain import bench
 
@@ -109,6 +124,8 @@ COMMANDS: list[Command] = [
             _configure_bench, _run_bench),
     Command("warmup", "compile (or load) every engine's numba kernels now, once per machine",
             _configure_nothing, _run_warmup),
+    Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
+            _configure_clock, _run_clock),
 ]
 
 
