@@ -10,7 +10,8 @@ and the search's tuples, typed from a sample of each (``SAMPLES``). A compiled f
 call needs nothing: numba compiles it with its callers.
 
 ``gc.freeze()`` at the end moves every object alive then (numba's compiler holds most of them) out of the collector's
-generations: a full collection took ~40 ms before it, more than the safety margin kept below a time limit.
+generations: a full collection took ~40 ms before it, more than the safety margin kept below a time limit, and a few
+milliseconds after it.
 """
 
 from __future__ import annotations
@@ -59,15 +60,17 @@ _done = False
 
 
 def warm_up() -> None:
-    """Compile every entry point, store every rule's tables, freeze the heap; the work is done once per process
-    (the protocol calls this at every START)."""
+    """Compile every entry point, store every rule's tables, collect and freeze the heap: once per process (the
+    protocol calls this at every START). Freezing once, after a collection, keeps garbage out of the frozen part:
+    frozen objects are never freed."""
     global _done
     if not _done:
         for dispatcher in entry_points():
             dispatcher.compile(signature(dispatcher))
         store_every_rule()
+        gc.collect()
+        gc.freeze()
         _done = True
-    gc.freeze()
 
 
 def brain_modules() -> list[ModuleType]:

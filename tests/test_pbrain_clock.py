@@ -55,7 +55,7 @@ def test_the_first_move_of_a_fresh_process_is_on_time(command, rule):
 def test_every_move_of_games_at_timeout_turn_200_is_on_time_the_first_included(brain):
     first, later = clockcheck.timed_game(brain, 12, "turn", [f"INFO timeout_turn {clockcheck.TURN_MS}"],
                                          clockcheck.TURN_MS, seed=3)
-    assert len(first.replies) >= 1 and len(first.replies) + len(later.replies) == 12
+    assert len(first.replies) >= 1 and len(later.replies) == 12
     assert_on_time(first)
     assert_on_time(later)
 
@@ -72,9 +72,9 @@ def test_a_small_time_left_is_never_overrun(brain):
 
 
 def test_a_match_clock_is_never_overrun(brain):
-    for result in clockcheck.timed_game(brain, 12, "match", ["INFO timeout_turn 5000",
+    for result in clockcheck.timed_game(brain, 12, "match", [f"INFO timeout_turn {clockcheck.THINK_MS}",
                                                                f"INFO timeout_match {clockcheck.MATCH_MS}"],
-                                        5000, clock=clockcheck.match_clock, seed=6):
+                                        clockcheck.THINK_MS, clock=clockcheck.match_clock, seed=6):
         assert_on_time(result)
 
 

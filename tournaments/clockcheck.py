@@ -146,25 +146,27 @@ class PathResult:
 
 
 def game_replies(brain: PipeBrain, settings: Sequence[str], count: int, clock: Callable[[int], int] | None = None,
-                 first: str = "BEGIN", seed: int = 0) -> Iterator[tuple[str, float, int]]:
+                 seed: int = 0) -> Iterator[tuple[str, float, int]]:
     """Play games (the brain first, the greedy baseline second; a new START after each) until the brain has
-    answered `count` move requests; yield (the request, its milliseconds, the time_left sent with it).
+    answered `count` requests after the first of a game; yield (the request, its milliseconds, the time_left sent
+    with it) for every request, the first of each game included.
 
     `clock(ms_used_this_game)` gives the ``INFO time_left`` to send before each request (none: no match clock);
-    every game's first request is `first` and the greedy player's first reply is drawn at random."""
+    every game's first request is BEGIN and the greedy player's first reply is drawn at random."""
     rng = random.Random(seed)
     opponent = GreedyPlayer()
     answered = 0
     while answered < count:
         start(brain, *settings)
         board = Board(SIZE)
-        request, used = first, 0.0
+        request, used = "BEGIN", 0.0
         while answered < count:
             time_left = clock(int(used)) if clock else NO_LIMIT_MS
             brain.send(f"INFO time_left {time_left}")
             line, ms = brain.ask(request)
             used += ms
-            answered += 1
+            if request != "BEGIN":
+                answered += 1
             yield request, ms, time_left
             x, y = (int(v) for v in line.split(","))
             if board.play(x, y) == MOVE_WINS or board.is_full():
@@ -226,8 +228,9 @@ def first_moves(command: Sequence[str], count: int, rule: int, seed: int) -> Pat
 
 def timed_game(brain: PipeBrain, count: int, name: str, settings: Sequence[str], limit_ms: int | None,
                clock: Callable[[int], int] | None = None, seed: int = 0) -> list[PathResult]:
-    """Every reply of games under `settings`: the first move of each game and the later ones as two paths. The
-    limit of a reply is `limit_ms`, or (under a clock) the time_left sent with it."""
+    """Every reply of games under `settings` until `count` later moves: the first move of each game and the later
+    ones as two paths. The limit of a reply is `limit_ms`, or (under a clock) the smaller of it and the time_left
+    sent with the reply."""
     first, later = [], []
     for request, ms, time_left in game_replies(brain, settings, count, clock, seed=seed):
         limit = limit_ms if clock is None else min(time_left, limit_ms or time_left)
@@ -305,8 +308,8 @@ def timed_games(brain: PipeBrain, count: int, seed: int) -> Iterator[PathResult]
     yield from timed_game(brain, count, f"time_left {SMALL_TIME_LEFT_MS}", ["INFO timeout_turn 5000"], 5000,
                           clock=small_time_left, seed=seed)
     yield from timed_game(brain, count, f"timeout_match {MATCH_MS}",
-                          ["INFO timeout_turn 5000", f"INFO timeout_match {MATCH_MS}"], 5000, clock=match_clock,
-                          seed=seed)
+                          [f"INFO timeout_turn {THINK_MS}", f"INFO timeout_match {MATCH_MS}"], THINK_MS,
+                          clock=match_clock, seed=seed)
     for rule, name in ((4, "renju"), (8, "caro")):
         yield from timed_game(brain, count, f"{name}, timeout_turn {TURN_MS}",
                               [f"INFO timeout_turn {TURN_MS}", f"INFO rule {rule}"], TURN_MS, seed=seed)
