@@ -22,8 +22,8 @@ from tournaments.clockcheck import PathResult, PipeBrain
 TOLERANCE_MS = 250
 STOP_MS = 50
 EXIT_MS = 150
-"""END and a closed stdin: the brain leaves at once, then the kernel frees its memory (~200 MB, numba's mostly),
-which took 12-60 ms on the busy test machine; the time to exit is measured, so it gets this bound."""
+"""END and a closed stdin: the brain leaves at once, and the time to its exit, which is measured, includes the kernel
+freeing its memory (187 MB resident while thinking): 10-67 ms on the busy test machine, so it gets this bound."""
 
 
 @pytest.fixture
