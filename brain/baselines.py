@@ -19,8 +19,9 @@ import random
 import numpy as np
 
 from brain.board import PAD, Board
-from brain.jit import njit
+from brain.jit import Int8Array, Int64Array, njit
 from brain.player import MoveChoice, ThinkLimits
+from brain.warmup import warm_up
 from brain.rules import (
     BLACK, EMPTY, MOVE_FORBIDDEN, RULE_RENJU, WALL, WHITE, five_in_direction, judge_move, line_step, makes_five,
 )
@@ -174,15 +175,15 @@ def _candidates(cells: np.ndarray, stride: int, near: int) -> np.ndarray:
 
 @njit(cache=True)
 def greedy_scan(
-    cells: np.ndarray,
+    cells: Int8Array,
     stride: int,
     width: int,
     height: int,
     color: int,
     rule: int,
-    attack: np.ndarray,
-    defence: np.ndarray,
-    window_weights: np.ndarray,
+    attack: Int64Array,
+    defence: Int64Array,
+    window_weights: Int64Array,
 ) -> tuple[int, int]:
     """The best cell for `color` by one-ply pattern score, and its score; (-1, -1) if no legal cell is left.
 
@@ -214,7 +215,7 @@ def greedy_scan(
 
 
 @njit(cache=True)
-def winning_mask(cells: np.ndarray, stride: int, color: int, rule: int) -> np.ndarray:
+def winning_mask(cells: Int8Array, stride: int, color: int, rule: int) -> np.ndarray:
     """A mask of the empty cells where a `color` stone wins at once under `rule`."""
     out = np.zeros(cells.shape[0], dtype=np.bool_)
     for idx in range(cells.shape[0]):
@@ -224,7 +225,7 @@ def winning_mask(cells: np.ndarray, stride: int, color: int, rule: int) -> np.nd
 
 
 @njit(cache=True)
-def shape_totals(cells: np.ndarray, stride: int, window_weights: np.ndarray) -> tuple[int, int]:
+def shape_totals(cells: Int8Array, stride: int, window_weights: Int64Array) -> tuple[int, int]:
     """Black's and white's summed WINDOW_WEIGHTS over every five-cell window of the board (a static shape score)."""
     black = 0
     white = 0
@@ -270,27 +271,20 @@ def shape_evaluation(board: Board) -> float:
     return math.tanh((mine - theirs) / EVAL_SCALE)
 
 
-def _warm_up_board() -> Board:
-    """A small renju position with stones of both colours, so every compiled path gets its types."""
-    board = Board(9, rule=RULE_RENJU)
-    for x, y, color in ((4, 4, BLACK), (5, 4, WHITE), (4, 5, BLACK), (5, 5, WHITE)):
-        board.place(x, y, color)
-    return board
-
-
 class GreedyPlayer:
     """One-ply pattern scorer: deterministic, instant, and tactically sound one move deep."""
 
     name = "greedy"
 
     def warm_up(self) -> None:
-        """Compile or load the scan and evaluation kernels (numba caches them on disk)."""
-        board = _warm_up_board()
-        self.choose(board, ThinkLimits.seconds(1.0))
-        shape_evaluation(board)
+        """Compile or load the brain's compiled functions (``brain.warmup``)."""
+        warm_up()
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget: the player keeps no state between moves."""
+
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Nothing to build: the scan works on the board as it is."""
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """The best-scoring cell for the side to move (the scan takes milliseconds, so `limits` never bind)."""
@@ -318,13 +312,14 @@ class RandomPlayer:
         self._rng = random.Random(seed)
 
     def warm_up(self) -> None:
-        """Compile or load the win and forbidden-point kernels."""
-        board = _warm_up_board()
-        winning_moves(board, board.to_move)
-        board.legal_moves()
+        """Compile or load the brain's compiled functions (``brain.warmup``)."""
+        warm_up()
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget: the random stream simply goes on."""
+
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Nothing to build: a random move needs no tables."""
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """The centre of an empty board; else a winning cell if there is one, else any legal cell, drawn from the

@@ -17,8 +17,8 @@ from brain.limits import new_limits
 from brain.mcts import Params, new_tree, reset_tree, search
 from brain.position import new_state
 from brain.threats import new_workspace
-from brain.vct import new_vct_space
 from brain.uct import UctPlayer, seed_random, uct_search
+from brain.vct import new_vct_space
 
 POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
     "15x15 opening": (15, [(7, 7), (8, 8), (8, 6)]),

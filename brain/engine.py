@@ -22,17 +22,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from brain.board import Board
-from brain.limits import SearchLimits, new_limits
+from brain.limits import SearchLimits
 from brain.memory import tree_capacity
 from brain.mcts import (
     M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
     search,
 )
-from brain.patterns import compile_table_builders
 from brain.player import MoveChoice, ThinkLimits
 from brain.position import State, make, new_state, unmake
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
 from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
+from brain.warmup import warm_up
 
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
@@ -46,7 +46,6 @@ ZONE_NODES = 20_000           # the most proof nodes read back to find the cells
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
-WARM_UP_NODES = 4096
 
 
 @dataclass(frozen=True)
@@ -131,31 +130,15 @@ class MctsPlayer:
 
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
-        """Call every compiled kernel once on a small position so that numba loads (or builds) them now, not
-        during the first move. Time limits cannot do this: a short limit skips the kernels it has no time for.
+        """Compile or load every compiled function, and store every rule's tables (``brain.warmup``)."""
+        warm_up()
 
-        It works on a throwaway tree: warm-up runs at START, before the manager's ``INFO max_memory``, and a tree
-        of the default size made then pushed the process's peak over a tight limit."""
-        board = Board(15)
-        for x, y in ((7, 7), (8, 8), (7, 8), (8, 7), (7, 9)):
-            board.play(x, y)
-        st = new_state(board)
-        tree = new_tree(WARM_UP_NODES)
-        ws = self._workspace_for(st)
-        color = board.to_move
-        limits = new_limits()
-        expand_root(st, tree, color, self.params, self.options.root_children, ws, limits)
-        find_vcf(st, color, ROOT_VCF_PLIES, 100, ws, False, limits)
-        opponent_vcf_after(st, int(tree.move[tree.first[0]]), color, SAFETY_VCF_PLIES, 100, ws, limits)
-        find_vct(st, color, self.options.vct_plies, 100, self._vct_space, limits)
-        proof_cells(st, color, self.options.vct_plies, self._vct_space, np.zeros(st.cells.shape[0], dtype=np.uint8),
-                    np.zeros(st.cells.shape[0], dtype=np.int32), 10)
-        search(st, tree, color, 64, self.params, ws, self._vct_space, limits)
-        find_child(tree, 0, int(tree.move[best_child(tree, 0)]))
-        board.legal_moves()
-        board.is_forbidden(0, 0)
-        compile_table_builders()
-        self.new_game(Board(15))
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Build now what a move on `board` would otherwise build in its own time: the rule's pattern tables (and
+        caro's edge keys) through a state of the position, the scratch space for the board's size, and the tree
+        sized for `max_memory`."""
+        self._workspace_for(new_state(board))
+        self._tree_sized(max_memory)
 
     def new_game(self, board: Board) -> None:
         """Forget the tree of the previous game."""
@@ -223,15 +206,19 @@ class MctsPlayer:
             line.append(board.coords(int(m)))
         return line
 
-    def _tree_for(self, board: Board, max_memory: int) -> Tree:
-        """The tree, its root moved to this position when the game went through the old tree, else cleared."""
+    def _tree_sized(self, max_memory: int) -> Tree:
+        """The tree, made anew when the memory limit changed (or there was none yet)."""
         if self.tree is None or max_memory != self._memory:
             self._memory = max_memory
             self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
             self.tree = new_tree(tree_capacity(max_memory, NODE_BYTES))
             self._tree_history = []
             self._tree_board = None
-        tree = self.tree
+        return self.tree
+
+    def _tree_for(self, board: Board, max_memory: int) -> Tree:
+        """The tree, its root moved to this position when the game went through the old tree, else cleared."""
+        tree = self._tree_sized(max_memory)
         history = [board.index(m.x, m.y) for m in board.history]
         shape = (board.width, board.height, board.rule)
         old = self._tree_history

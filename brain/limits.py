@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from brain.jit import kernel
+from brain.jit import Int64Array, kernel
 
 if TYPE_CHECKING:
     from brain.player import ThinkLimits
@@ -45,7 +45,7 @@ def new_limits(max_nodes: int = 0) -> np.ndarray:
 
 
 @kernel
-def charge(limits: np.ndarray) -> bool:
+def charge(limits: Int64Array) -> bool:
     """Whether the search must stop now (stopped, or the node budget is spent); if not, count the node it is about
     to search. A few loads and a store: cheap enough for every node of every search."""
     if limits[L_STOP] != 0 or limits[L_NODES] >= limits[L_MAX_NODES]:

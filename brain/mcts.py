@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from brain.evaluation import learned_logit
-from brain.jit import kernel
+from brain.jit import Int64Array, kernel
 from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from brain.position import I_STONES, State, make, unmake
@@ -72,16 +72,20 @@ class Params(NamedTuple):
 
 
 def new_tree(capacity: int) -> Tree:
-    """An empty tree with room for `capacity` nodes."""
+    """An empty tree with room for `capacity` nodes.
+
+    The node arrays are left unwritten: a slot is written in full when it is taken (``_expand``, ``reset_tree``),
+    so a large tree costs no time to make and its memory is touched only as the search fills it (filling 4M nodes
+    here took 107 ms)."""
     capacity = max(capacity, 1024)
     tree = Tree(
-        move=np.full(capacity, -1, dtype=np.int32),
-        first=np.full(capacity, -1, dtype=np.int32),
-        count=np.zeros(capacity, dtype=np.int16),
-        visits=np.zeros(capacity, dtype=np.int32),
-        wsum=np.zeros(capacity, dtype=np.float32),
-        prior=np.zeros(capacity, dtype=np.float32),
-        proven=np.zeros(capacity, dtype=np.int8),
+        move=np.empty(capacity, dtype=np.int32),
+        first=np.empty(capacity, dtype=np.int32),
+        count=np.empty(capacity, dtype=np.int16),
+        visits=np.empty(capacity, dtype=np.int32),
+        wsum=np.empty(capacity, dtype=np.float32),
+        prior=np.empty(capacity, dtype=np.float32),
+        proven=np.empty(capacity, dtype=np.int8),
         meta=np.zeros(4, dtype=np.int64),
     )
     reset_tree(tree)
@@ -193,7 +197,7 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
 
 @kernel
 def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int, vcf_nodes: int,
-            moves: np.ndarray, values: np.ndarray, ws: Workspace, limits: np.ndarray) -> int:
+            moves: np.ndarray, values: np.ndarray, ws: Workspace, limits: Int64Array) -> int:
     """Give `node` its children. Returns 1 if expanded, 0 if the tree is full, -1 if the node is lost or won
     (``proven`` set)."""
     n = generate_moves(st, color, moves, values, limit, ws)
@@ -283,7 +287,7 @@ def _threat_proof_due(tree: Tree, node: int, p: Params) -> bool:
 
 @kernel
 def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: VctSpace,
-                  limits: np.ndarray) -> None:
+                  limits: Int64Array) -> None:
     """Prove `node` won for `color`, its side to move, when it wins by continuous threats. Asked when the node's
     visits reach ``vct_visits`` and at each doubling after, with a budget that grows with them: the search spends
     its threat-space effort where it spends its visits, and a proof there settles what MCTS would need thousands
@@ -301,7 +305,7 @@ def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: V
 
 @kernel
 def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace, vs: VctSpace,
-           limits: np.ndarray) -> int:
+           limits: Int64Array) -> int:
     """Run up to `iterations` MCTS iterations from the root (side to move: `color`), fewer when `limits` say stop;
     returns how many ran. Each iteration counts one node of `limits` (and each node of an in-tree VCF or VCT one
     more).
@@ -422,7 +426,7 @@ def find_child(tree: Tree, node: int, move: int) -> int:
 
 
 @kernel
-def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace, limits: np.ndarray) -> int:
+def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace, limits: Int64Array) -> int:
     """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
     engine's job). Returns the child count (0: none)."""
     root = tree.meta[M_ROOT]

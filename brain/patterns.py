@@ -26,9 +26,15 @@ drives move generation, priors, the static evaluation and the threat searches.
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Callable
+from functools import partial
+from itertools import product
+
 import numpy as np
 
-from brain.jit import njit, types
+from brain.jit import BRAIN_CACHE_DIR, Int32Array, njit
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
 
 WINDOW_HALF = 5
@@ -239,6 +245,38 @@ def build_edge_tables(exact: bool, overline_flag: bool) -> np.ndarray:
     return tables
 
 
+Tables = dict[str, np.ndarray]
+
+
+def stored_tables(name: str, build: Callable[[], Tables]) -> Tables:
+    """The named arrays `name`, read from this source version's cache folder (``brain.jit.BRAIN_CACHE_DIR``), or
+    built and saved there first. Building caro's tables takes a quarter to half a second and renju's a tenth: that
+    is paid once per machine and source version (``pbrain-monte --warmup`` builds them all), not in a game. Where the
+    folder cannot be written, the tables are simply built."""
+    path = _table_path(name)
+    try:
+        with np.load(path) as stored:
+            return {key: stored[key] for key in stored.files}
+    except (OSError, ValueError, EOFError):
+        pass
+    tables = build()
+    try:
+        fd, temporary = tempfile.mkstemp(dir=BRAIN_CACHE_DIR, suffix=".part")
+    except OSError:
+        return tables
+    try:
+        with os.fdopen(fd, "wb") as out:
+            np.savez_compressed(out, **tables)
+        os.replace(temporary, path)  # readers never see half a file
+    except OSError:
+        os.unlink(temporary)
+    return tables
+
+
+def _table_path(name: str) -> str:
+    return os.path.join(BRAIN_CACHE_DIR, f"{name}.npz")
+
+
 def pattern_tables(rule: int) -> np.ndarray:
     """The window-key tables under `rule` (the protocol's bitmask), shape (2, edge codes x TABLE_SIZE): [0] for
     black, [1] for white. Under caro the table also depends on where the wall is (build_edge_tables): the tables of
@@ -247,26 +285,39 @@ def pattern_tables(rule: int) -> np.ndarray:
 
     Renju: black wins with exactly five and an overline is flagged P_OVERLINE (a foul); white wins with five or more.
     """
-    exact = bool(rule & RULE_EXACT_FIVE)
-    caro = bool(rule & RULE_CARO)
-    renju = bool(rule & RULE_RENJU)
-    key = (exact, caro, renju)
+    key = _pattern_key(rule)
     if key not in _TABLE_CACHE:
-        if caro:
-            black = build_edge_tables(exact or renju, renju)
-            white = black if not renju else build_edge_tables(exact, False)
-        else:
-            black = build_table(exact or renju, renju)[np.newaxis, :]
-            white = black if not renju else build_table(exact, False)[np.newaxis, :]
-        _TABLE_CACHE[key] = np.stack([black.reshape(-1), white.reshape(-1)])
+        _TABLE_CACHE[key] = stored_tables(_pattern_name(key), lambda: _build_pattern_tables(*key))["tables"]
     return _TABLE_CACHE[key]
 
 
-def compile_table_builders() -> None:
-    """Compile (or load from the cache) the table builders without building anything: warm-up calls it so that the
-    first caro game of a fresh process does not compile build_edge_tables inside its first move's time (a revision
-    installed cold forfeited three caro games on time that way). The other builders run at every warm-up anyway."""
-    build_edge_tables.compile((types.boolean, types.boolean))
+def _pattern_key(rule: int) -> tuple[bool, bool, bool]:
+    """(exact five, caro, renju): what the window-key tables depend on."""
+    return bool(rule & RULE_EXACT_FIVE), bool(rule & RULE_CARO), bool(rule & RULE_RENJU)
+
+
+def _pattern_name(key: tuple[bool, bool, bool]) -> str:
+    return "patterns-" + "".join(str(int(bit)) for bit in key)
+
+
+def _build_pattern_tables(exact: bool, caro: bool, renju: bool) -> Tables:
+    if caro:
+        black = build_edge_tables(exact or renju, renju)
+        white = black if not renju else build_edge_tables(exact, False)
+    else:
+        black = build_table(exact or renju, renju)[np.newaxis, :]
+        white = black if not renju else build_table(exact, False)[np.newaxis, :]
+    return {"tables": np.stack([black.reshape(-1), white.reshape(-1)])}
+
+
+def store_every_rule() -> None:
+    """Make sure the tables of every rule are in the cache folder (see stored_tables), building the missing ones
+    but keeping none in memory."""
+    every = [(_pattern_name(key), partial(_build_pattern_tables, *key)) for key in product((False, True), repeat=3)]
+    every += [(_cells_name(renju), partial(_build_cell_tables, renju)) for renju in (False, True)]
+    for name, build in every:
+        if not os.path.exists(_table_path(name)):
+            stored_tables(name, build)
 
 
 _TABLE_CACHE: dict[tuple[bool, bool, bool], np.ndarray] = {}
@@ -328,7 +379,7 @@ COMBO_WEIGHT = (PATTERN_COUNT ** 3, PATTERN_COUNT ** 2, PATTERN_COUNT, 1)   # di
 
 
 @njit(cache=True)
-def build_cell_tables(renju_black: bool, pattern_score: np.ndarray, class_bonus: np.ndarray
+def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus: Int32Array
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Class and score of every cell code (the four line patterns as base-9 digits), so that the search looks
     them up instead of folding four patterns at every change."""
@@ -349,12 +400,20 @@ def build_cell_tables(renju_black: bool, pattern_score: np.ndarray, class_bonus:
 def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
     """Class and score tables per side ([0] black, [1] white) under `rule`."""
     renju = bool(rule & RULE_RENJU)
-    key = ("cells", renju)
-    if key not in _CELL_CACHE:
-        black = build_cell_tables(renju, PATTERN_SCORE, CLASS_BONUS)
-        white = build_cell_tables(False, PATTERN_SCORE, CLASS_BONUS)
-        _CELL_CACHE[key] = (np.stack([black[0], white[0]]), np.stack([black[1], white[1]]))
-    return _CELL_CACHE[key]
+    if renju not in _CELL_CACHE:
+        tables = stored_tables(_cells_name(renju), lambda: _build_cell_tables(renju))
+        _CELL_CACHE[renju] = (tables["classes"], tables["scores"])
+    return _CELL_CACHE[renju]
 
 
-_CELL_CACHE: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
+def _cells_name(renju: bool) -> str:
+    return f"cells-{int(renju)}"
+
+
+def _build_cell_tables(renju: bool) -> Tables:
+    black = build_cell_tables(renju, PATTERN_SCORE, CLASS_BONUS)
+    white = build_cell_tables(False, PATTERN_SCORE, CLASS_BONUS)
+    return {"classes": np.stack([black[0], white[0]]), "scores": np.stack([black[1], white[1]])}
+
+
+_CELL_CACHE: dict[bool, tuple[np.ndarray, np.ndarray]] = {}

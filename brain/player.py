@@ -6,7 +6,7 @@ The protocol side says "here is the board and your time; give me a move"; a play
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from brain.board import Board
@@ -39,6 +39,13 @@ class ThinkLimits:
         """Whether the player must answer now."""
         return self.stop.is_set() or time.monotonic() >= self.hard_deadline
 
+    def share(self, fraction: float) -> "ThinkLimits":
+        """Limits for a first part of the work: both deadlines brought in to `fraction` of the time left to them;
+        the same stop, memory and node budget."""
+        now = time.monotonic()
+        return replace(self, soft_deadline=now + fraction * max(0.0, self.soft_deadline - now),
+                       hard_deadline=now + fraction * max(0.0, self.hard_deadline - now))
+
 
 @dataclass
 class MoveChoice:
@@ -59,6 +66,10 @@ class Player(Protocol):
 
     def new_game(self, board: Board) -> None:
         """Forget the previous game; `board` is the new (usually empty) position."""
+
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Build what moves on `board` (its size and rule) under `max_memory` bytes will need, so that no move pays
+        for it: called when a game starts and whenever the manager changes the rule or the memory limit."""
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """A legal move for ``board.to_move``; never changes ``board``."""

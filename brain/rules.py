@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.jit import njit
+from brain.jit import Int8Array, njit
 
 EMPTY = 0
 BLACK = 1
@@ -208,7 +208,7 @@ def is_forbidden(cells: np.ndarray, stride: int, idx: int, depth: int) -> bool:
 
 
 @njit(cache=True)
-def judge_move(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) -> int:
+def judge_move(cells: Int8Array, stride: int, idx: int, color: int, rule: int) -> int:
     """What a `color` stone on the empty point idx does: MOVE_WINS, MOVE_FORBIDDEN (renju black foul) or MOVE_OK."""
     if makes_five(cells, stride, idx, color, rule):
         return MOVE_WINS
@@ -218,7 +218,7 @@ def judge_move(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) 
 
 
 @njit(cache=True)
-def forbidden_points(cells: np.ndarray, stride: int, rule: int) -> np.ndarray:
+def forbidden_points(cells: Int8Array, stride: int, rule: int) -> np.ndarray:
     """Every empty point where black may not play under `rule` (empty unless renju)."""
     out = np.zeros(cells.shape[0], dtype=np.bool_)
     if (rule & RULE_RENJU) == 0:

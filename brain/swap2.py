@@ -51,14 +51,16 @@ def answer(board: Board, player: Player, limits: ThinkLimits) -> Swap2Answer:
         raise ValueError(f"swap2 needs 0, 3 or 5 stones, not {count}")
     evaluate = evaluation_of(player)
     if count == 0:
-        stones = balanced_opening(board, evaluate)
+        stones = balanced_opening(board, evaluate, limits)
         return Swap2Answer(_format(stones), stones, None)
     value = evaluate(board)
     if value < (-BALANCE_MARGIN if count == 3 else 0.0):
         return Swap2Answer(SWAP, [], BLACK)
-    first = player.choose(board, limits)
     if count == 5 or value > BALANCE_MARGIN:
+        first = player.choose(board, limits)
         return Swap2Answer(_format([(first.x, first.y)]), [(first.x, first.y)], WHITE)
+    # two stones to choose within one move's time: the first gets half of it, the second what is left
+    first = player.choose(board, limits.share(0.5))
     trial = board.copy()
     trial.place(first.x, first.y, WHITE)
     second = player.choose(trial, limits)
@@ -66,9 +68,10 @@ def answer(board: Board, player: Player, limits: ThinkLimits) -> Swap2Answer:
     return Swap2Answer(_format(stones), stones, None)
 
 
-def balanced_opening(board: Board, evaluate: Evaluation) -> list[tuple[int, int]]:
+def balanced_opening(board: Board, evaluate: Evaluation, limits: ThinkLimits) -> list[tuple[int, int]]:
     """Three opening stones (black on the centre, then white and black near it) whose position the evaluation
-    finds closest to even for white to move; the first such in row order on ties."""
+    finds closest to even for white to move; the first such in row order on ties. When the limits expire, the best
+    found so far (at least one white stone's blacks are always tried)."""
     cx, cy = board.width // 2, board.height // 2
     near = [
         (cx + dx, cy + dy)
@@ -81,6 +84,8 @@ def balanced_opening(board: Board, evaluate: Evaluation) -> list[tuple[int, int]
     best: list[tuple[int, int]] = []
     best_gap = float("inf")
     for white in near:
+        if best and limits.expired():
+            break
         trial.place(*white, WHITE)
         for black in near:
             if black == white:

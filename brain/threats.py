@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import kernel
+from brain.jit import Int64Array, kernel
 from brain.limits import charge
 from brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
@@ -355,7 +355,7 @@ def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int
 
 @kernel
 def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspace, chain: bool,
-             limits: np.ndarray) -> bool:
+             limits: Int64Array) -> bool:
     """Whether `color`, to move, wins by continuous fours within max_ply plies; the line goes to pv (-1 ends it).
     Each node counts against `limits` too; a node they refuse (stopped, or their budget spent) fails unsearched
     and the search ends as if its own budget had run out.
@@ -464,7 +464,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
 
 @kernel
 def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace,
-                       limits: np.ndarray) -> bool:
+                       limits: Int64Array) -> bool:
     """Whether, after `color` plays idx, the opponent wins by VCF."""
     make(st, idx, color)
     lost = find_vcf(st, 3 - color, max_ply, node_budget, ws, False, limits)

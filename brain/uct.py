@@ -16,9 +16,10 @@ import time
 import numpy as np
 
 from brain.board import Board
-from brain.jit import njit
+from brain.jit import Float32Array, Int8Array, Int32Array, Int64Array, njit
 from brain.memory import tree_capacity
 from brain.player import MoveChoice, ThinkLimits
+from brain.warmup import warm_up
 from brain.rules import EMPTY, RULE_RENJU, BLACK, forbidden_points, makes_five
 
 UCB_C = 1.4
@@ -55,9 +56,9 @@ def seed_random(seed: int) -> None:
 
 
 @njit(cache=True)
-def uct_search(cells: np.ndarray, stride: int, rule: int, interior: np.ndarray, color: int,
-               move: np.ndarray, first: np.ndarray, count: np.ndarray, visits: np.ndarray, wins: np.ndarray,
-               meta: np.ndarray, iterations: int) -> int:
+def uct_search(cells: Int8Array, stride: int, rule: int, interior: Int32Array, color: int,
+               move: Int32Array, first: Int32Array, count: Int32Array, visits: Int32Array, wins: Float32Array,
+               meta: Int64Array, iterations: int) -> int:
     """Run UCT iterations from the root (slot 0). wins[n] is from the player who moved into node n."""
     path = np.empty(interior.shape[0] + 1, dtype=np.int32)
     empties = np.empty(interior.shape[0], dtype=np.int32)
@@ -155,15 +156,16 @@ class UctPlayer:
         self._arrays: tuple[np.ndarray, ...] = ()
 
     def warm_up(self) -> None:
-        """Compile (or load) the kernels."""
-        board = Board(9)
-        board.play(4, 4)
-        seed_random(self.seed)
-        self._search(board, 32)
+        """Compile or load the brain's compiled functions (``brain.warmup``)."""
+        warm_up()
 
     def new_game(self, board: Board) -> None:
         """Nothing carries over between games (the articles' UCT keeps no tree between moves either)."""
         seed_random(self.seed)
+
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Allocate the tree for `max_memory` now rather than in the first move."""
+        self._fresh(board, max_memory)
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search until the soft deadline; play the most-visited legal move."""
@@ -190,11 +192,6 @@ class UctPlayer:
         seconds = time.monotonic() - started
         speed = total / seconds if seconds > 0 else 0.0
         return MoveChoice(x, y, f"uct iterations {total} speed {speed / 1000:.1f}k/s time {seconds * 1000:.0f}ms")
-
-    def _search(self, board: Board, iterations: int) -> int:
-        arrays = self._fresh(board, 0)
-        return int(uct_search(board.cells.copy(), board.stride, board.rule, self._interior(board), board.to_move,
-                              *arrays, iterations))
 
     @staticmethod
     def _interior(board: Board) -> np.ndarray:

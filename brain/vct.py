@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import kernel
+from brain.jit import Int32Array, Int64Array, UInt8Array, kernel
 from brain.limits import charge
 from brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
 from brain.position import State, make, unmake
@@ -255,7 +255,7 @@ def _store(space: VctSpace, key: np.uint64, pn: int, dn: int, plies: int) -> Non
 
 
 @kernel
-def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: np.ndarray) -> int:
+def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: VctSpace, limits: Int64Array) -> int:
     """The attacker's first move of a win by continuous threats within max_ply plies, or -1 (none, or the budget ran
     out: ``space.info`` tells which, and the length of the win). Each node counts against `limits` too; when they
     refuse one (stopped, or their budget spent) the search ends as when its own budget runs out."""
@@ -417,7 +417,7 @@ def _mark(cell: int, mark: np.ndarray, out: np.ndarray, n: int) -> int:
 
 
 @kernel
-def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: np.ndarray, out: np.ndarray,
+def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: UInt8Array, out: Int32Array,
                 max_nodes: int) -> int:
     """The cells the attacker's proved VCT from this position plays on -- its threats along the proof and every
     defender reply they answer, and where its last threats land -- written to out; the count is returned (0 if

@@ -72,7 +72,7 @@ def _split_setting(text: str) -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the brain until END or the end of input; exit status 0 in both cases."""
+    """Run the brain until END or the end of input; exit status 0 in both cases (the process leaves from here)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(args.log, parser)
@@ -89,4 +89,4 @@ def main(argv: list[str] | None = None) -> int:
         Session(player, writer.send, reader.commands()).run()
     except KeyboardInterrupt:
         return 130
-    return 0
+    writer.exit_now()  # the input ended (or END came): leave at once, as END does, without tearing the interpreter down

@@ -6,8 +6,11 @@ comes back as one `BrainFault` naming what was seen, and the brain's whole proce
 deciding who won is the referee's job, not this module's.
 
 A reader thread moves stdout lines (stamped with the time they were read) into a queue, so the caller can wait with a
-timeout; stderr goes straight to a file or /dev/null, so a chatty brain can never block on a full pipe.
-One thread drives a client; only `stop_thinking` may be called from another.
+timeout; stderr goes straight to a file or /dev/null, so a chatty brain can never block on a full pipe. Lines end at
+CR or LF only, as the brain reads them (not at the other breaks ``str.splitlines`` knows, such as U+2028 or a form
+feed), and a line longer than `MAX_LINE_BYTES` is cut there and the rest dropped, so a brain that writes without end
+costs bounded memory (and loses for garbage). Writes to the brain have deadlines too: a brain that stops reading its
+input cannot block the manager. One thread drives a client; only `stop_thinking` and `kill` may be called from another.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import atexit
 import os
 import queue
 import re
+import select
 import signal
 import subprocess
 import threading
@@ -28,7 +32,8 @@ from typing import IO
 
 from protocol.faults import BrainFault, Fault, describe_exit
 
-__all__ = ["BrainClient", "BrainFault", "Fault", "GameSettings", "MoveReply", "GARBAGE_POLICIES"]
+__all__ = ["BrainClient", "BrainFault", "CutLine", "Fault", "GameSettings", "MoveReply", "GARBAGE_POLICIES",
+           "MAX_LINE_BYTES"]
 
 GARBAGE_POLICIES = ("forfeit", "ignore")
 
@@ -38,6 +43,13 @@ _CHAT = frozenset({"MESSAGE", "DEBUG", "SUGGEST"})
 _REFUSAL = frozenset({"ERROR", "UNKNOWN"})
 _POLL_S = 0.01
 _EOF_WAIT_S = 1.0
+_READ_CHUNK = 65536
+_LINE_END = re.compile(rb"[\r\n]")
+MAX_LINE_BYTES = 1 << 20
+"""The longest line a brain may print (1 MiB, far beyond any protocol line); a longer one is cut and is garbage."""
+WRITE_TIMEOUT_S = 10.0
+"""How long a line sent outside a timed request (INFO, END, YXSTOP) may wait for the brain to read its input."""
+_SHOWN_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -103,11 +115,18 @@ class MoveReply:
     elapsed_ms: float
     """From just before the request was written to when the move line was read."""
     messages: list[str]
-    """Lines printed while thinking, verbatim: MESSAGE, DEBUG, SUGGEST (and any other line under garbage="ignore")."""
+    """Lines printed while thinking, verbatim: MESSAGE, DEBUG, SUGGEST, ERROR/UNKNOWN reports (and any other line
+    under garbage="ignore")."""
+
+
+class CutLine(str):
+    """The first `MAX_LINE_BYTES` of a longer line (the rest was dropped unread): never an answer, never chat."""
 
 
 def line_kind(line: str) -> str:
     """Classify one stdout line: "empty", "chat" (MESSAGE/DEBUG/SUGGEST), "ok", "refusal", "move" or "other"."""
+    if isinstance(line, CutLine):
+        return "other"
     words = line.split(maxsplit=1)
     if not words:
         return "empty"
@@ -126,17 +145,47 @@ def parse_about(line: str) -> dict[str, str]:
     return {key.lower(): value for key, value in _ABOUT_PAIR.findall(line)}
 
 
+def _shown(line: str) -> str:
+    """A line as a record may quote it: its repr, cut to a couple of hundred characters."""
+    if len(line) <= _SHOWN_CHARS:
+        return repr(line)
+    return f"{line[:_SHOWN_CHARS]!r}... ({len(line)} characters{' or more' if isinstance(line, CutLine) else ''})"
+
+
 def _read_lines(stream: IO[bytes], sink: queue.Queue) -> None:
-    """Reader thread: put (time read, decoded line) for each stdout line into `sink`, then None at end of file.
+    """Reader thread: put (time read, decoded line) for each non-empty stdout line into `sink`, then None at end of
+    file. Lines end at CR or LF; one longer than `MAX_LINE_BYTES` goes in cut, as a `CutLine`, and the rest of it is
+    read and dropped.
 
     The thread closes the stream itself: closing it from another thread would wait for the lock that a blocked
-    ``readline`` holds, i.e. until every process holding the pipe has exited.
+    read holds, i.e. until every process holding the pipe has exited.
     """
+    pending = bytearray()
+    dropping = False  # inside a line that was already cut
+
+    def emit(raw: bytes, stamp: float, cut: bool = False) -> None:
+        if raw:
+            text = raw.decode("utf-8", errors="replace")
+            sink.put((stamp, CutLine(text) if cut else text))
+
     with stream:
-        for raw in iter(stream.readline, b""):
+        for chunk in iter(lambda: stream.read1(_READ_CHUNK), b""):
             stamp = time.monotonic()
-            for line in raw.decode("utf-8", errors="replace").splitlines():
-                sink.put((stamp, line))
+            *complete, rest = _LINE_END.split(chunk)
+            for part in complete:
+                if not dropping:
+                    pending += part
+                    emit(bytes(pending[:MAX_LINE_BYTES]), stamp, cut=len(pending) > MAX_LINE_BYTES)
+                pending.clear()
+                dropping = False
+            if not dropping:
+                pending += rest
+                if len(pending) > MAX_LINE_BYTES:
+                    emit(bytes(pending[:MAX_LINE_BYTES]), stamp, cut=True)
+                    pending.clear()
+                    dropping = True
+        if not dropping:
+            emit(bytes(pending), time.monotonic())
     sink.put(None)
 
 
@@ -149,11 +198,12 @@ class BrainClient:
 
     def __init__(self, command: Sequence[str], *, name: str | None = None, cwd: str | None = None,
                  env: Mapping[str, str] | None = None, stderr_path: str | None = None,
-                 garbage: str = "forfeit") -> None:
+                 garbage: str = "forfeit", write_timeout_s: float = WRITE_TIMEOUT_S) -> None:
         """`command` is the program and its arguments; `env` replaces the environment (None inherits it);
         `stderr_path` receives the brain's stderr (appended; None discards it); `garbage` is "forfeit" (a line
-        that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK is a GARBAGE fault) or "ignore" (such lines are
-        kept with the messages, as the Gomocup judge does)."""
+        that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK/ERROR/UNKNOWN is a GARBAGE fault) or "ignore" (such
+        lines are kept with the messages, as the Gomocup judge does); `write_timeout_s` bounds the wait for the
+        brain to read lines sent outside a timed request (INFO, END, YXSTOP)."""
         if isinstance(command, str) or not command:
             raise ValueError(f"command must be a non-empty sequence of arguments, not {command!r}")
         if garbage not in GARBAGE_POLICIES:
@@ -164,10 +214,12 @@ class BrainClient:
         self._env = None if env is None else dict(env)
         self._stderr_path = stderr_path
         self._garbage = garbage
+        self._write_timeout_s = write_timeout_s
         self._proc: subprocess.Popen | None = None
         self._lines: queue.Queue = queue.Queue()
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
+        self._reap_lock = threading.Lock()
         self._eof = False
         self._closed = False
         self._messages: list[str] = []
@@ -192,6 +244,7 @@ class BrainClient:
         finally:
             if not isinstance(stderr, int):
                 stderr.close()  # the child holds its own copy
+        os.set_blocking(self._proc.stdin.fileno(), False)  # writes wait with a deadline instead (see _write)
         self._reader = threading.Thread(target=_read_lines, args=(self._proc.stdout, self._lines),
                                         name=f"pbrain-reader-{self._proc.pid}", daemon=True)
         self._reader.start()
@@ -210,7 +263,7 @@ class BrainClient:
             self._closed = True
             if proc.returncode is None:
                 self.peak_rss_bytes()
-                self._write(["END"])  # a brain that is gone is reaped below
+                self._write(["END"], grace_s)  # a brain that is gone (or not reading) is reaped below
             try:
                 proc.stdin.close()
             except OSError:
@@ -247,7 +300,8 @@ class BrainClient:
 
     @property
     def messages(self) -> list[str]:
-        """Every MESSAGE/DEBUG/SUGGEST line (and ignored garbage) the brain printed so far, in order."""
+        """Every MESSAGE/DEBUG/SUGGEST line, ERROR/UNKNOWN report (and ignored garbage) the brain printed so far, in
+        order."""
         return list(self._messages)
 
     def peak_rss_bytes(self) -> int:
@@ -268,7 +322,7 @@ class BrainClient:
             return {}
         pairs = parse_about(line)
         if not pairs and self._garbage == "forfeit":
-            raise BrainFault(Fault.GARBAGE, f"answered {line!r} to 'ABOUT'", _ms_since(started, stamp))
+            raise BrainFault(Fault.GARBAGE, f"answered {_shown(line)} to 'ABOUT'", _ms_since(started, stamp))
         return pairs
 
     def new_game(self, settings: GameSettings, timeout_s: float) -> None:
@@ -280,8 +334,8 @@ class BrainClient:
         command = settings.start_command()
         line, started, stamp, _ = self._request([command], command, timeout_s, answers={"ok", "refusal"})
         if line_kind(line) == "refusal":
-            raise BrainFault(Fault.ERROR, f"answered {line!r} to {command!r}", _ms_since(started, stamp))
-        self._send(settings.info_lines())
+            raise BrainFault(Fault.ERROR, f"answered {_shown(line)} to {command!r}", _ms_since(started, stamp))
+        self._send(settings.info_lines(), timeout_s)
         self._size = (settings.width, settings.height)
         self._occupied = set()
 
@@ -321,7 +375,17 @@ class BrainClient:
 
         Safe from another thread; a dead brain is not an error here (the pending request reports it).
         """
-        self._write(["YXSTOP"])
+        self._write(["YXSTOP"], self._write_timeout_s)
+
+    def kill(self) -> None:
+        """SIGKILL the brain's whole process group now; the driving thread then sees its output end and reports it.
+
+        Safe from another thread (e.g. to stop a tournament): it never signals a brain that has been reaped already,
+        whose pid (the group id) another process may have been given since.
+        """
+        with self._reap_lock:
+            if self._proc is not None and self._proc.returncode is None:
+                _kill_group(self._proc.pid)
 
     # --- internals ------------------------------------------------------------------------------------------------
     def _require_game(self) -> None:
@@ -353,26 +417,33 @@ class BrainClient:
 
     def _request(self, lines: list[str], what: str, timeout_s: float,
                  answers: set[str]) -> tuple[str, float, float, list[str]]:
-        """Send `lines` and wait up to `timeout_s` for a line whose kind is in `answers`.
+        """Send `lines` and wait up to `timeout_s` (writing included) for a line whose kind is in `answers`.
 
         Returns (the line, when the request was sent, when the line was read, the chat lines that came before
-        it). ERROR/UNKNOWN where they are not an answer is an ERROR fault; other lines go through `_absorb`.
+        it). ERROR/UNKNOWN where they are not an answer are kept with the chat (the protocol reports a setting the
+        brain cannot meet that way, before its answer to the next command); if no answer follows by the deadline,
+        the fault is an ERROR quoting the first of them. Other lines go through `_absorb`.
         """
         self._take_unsolicited(what)
         started = time.monotonic()
-        self._send(lines)
+        self._send(lines, timeout_s)
         deadline = started + timeout_s
         chat: list[str] = []
+        refusal: str | None = None
         while True:
-            stamp, line = self._next_line(what, started, deadline, timeout_s)
+            try:
+                stamp, line = self._next_line(what, started, deadline, timeout_s)
+            except BrainFault as fault:
+                if refusal is None or fault.fault is not Fault.TIMEOUT:
+                    raise
+                raise BrainFault(Fault.ERROR, f"answered {_shown(refusal)} to {what!r}, then nothing more within "
+                                              f"{timeout_s:.3f} s; killed", fault.elapsed_ms) from None
             kind = line_kind(line)
             if kind in answers:
                 return line, started, stamp, chat
-            if kind in ("empty", "ok"):
-                continue
-            if kind == "refusal":
-                raise BrainFault(Fault.ERROR, f"answered {line!r} to {what!r}", _ms_since(started, stamp))
-            if self._absorb(line, kind, f"printed {line!r} in answer to {what!r}", _ms_since(started, stamp)):
+            if kind == "refusal" and refusal is None:
+                refusal = line
+            if self._absorb(line, kind, f"printed {_shown(line)} in answer to {what!r}", _ms_since(started, stamp)):
                 chat.append(line)
 
     def _take_unsolicited(self, what: str) -> None:
@@ -387,14 +458,15 @@ class BrainClient:
                 self._eof = True
                 return
             line = item[1]
-            self._absorb(line, line_kind(line), f"printed {line!r} unasked, before {what!r}", None)
+            self._absorb(line, line_kind(line), f"printed {_shown(line)} unasked, before {what!r}", None)
 
     def _absorb(self, line: str, kind: str, detail: str, elapsed_ms: float | None) -> bool:
-        """Deal with a line that is not an answer: skip blank lines and a stray OK, keep chat with the messages,
-        and apply the garbage policy to anything else (GARBAGE fault with `detail`, or keep it). True if kept."""
+        """Deal with a line that is not an answer: skip blank lines and a stray OK, keep chat and ERROR/UNKNOWN
+        reports with the messages, and apply the garbage policy to anything else (GARBAGE fault with `detail`, or
+        keep it). True if kept."""
         if kind in ("empty", "ok"):
             return False
-        if kind != "chat" and self._garbage == "forfeit":
+        if kind not in ("chat", "refusal") and self._garbage == "forfeit":
             raise BrainFault(Fault.GARBAGE, detail, elapsed_ms)
         self._messages.append(line)
         return True
@@ -416,33 +488,54 @@ class BrainClient:
         raise BrainFault(Fault.CRASH, f"{describe_exit(self._proc.returncode)} while waiting for an answer to "
                                       f"{what!r}", _ms_since(started))
 
-    def _send(self, lines: list[str]) -> None:
-        """Write request lines; a brain that is gone (or goes while we write) is a CRASH fault."""
+    def _send(self, lines: list[str], timeout_s: float | None = None) -> None:
+        """Write request lines within `timeout_s`; a brain that is gone (or goes while we write) is a CRASH fault,
+        one that does not read them in time is killed and a TIMEOUT fault."""
         if self._proc is None or self._closed:
             raise RuntimeError(f"brain {self.name!r} is not running: call start() first, and nothing after close()")
-        if not self._write(lines):
+        timeout_s = self._write_timeout_s if timeout_s is None else timeout_s
+        started = time.monotonic()
+        outcome = self._write(lines, timeout_s)
+        if outcome == "stalled":
+            self._reap(0.0)
+            raise BrainFault(Fault.TIMEOUT, f"did not read {lines[0]!r} within {timeout_s:.3f} s; killed",
+                             _ms_since(started))
+        if outcome == "gone":
             self._reap(_EOF_WAIT_S)
             raise BrainFault(Fault.CRASH,
                              f"could not send {lines[0]!r}: the brain {describe_exit(self._proc.returncode)}")
 
-    def _write(self, lines: list[str]) -> bool:
-        """Write lines if the brain is still running; False if it is gone or its stdin is (the caller decides)."""
+    def _write(self, lines: list[str], timeout_s: float) -> str | None:
+        """Write lines to the brain's (non-blocking) stdin, waiting at most `timeout_s` for room in the pipe.
+
+        None when all was written, "gone" if the brain or its stdin is gone, "stalled" if it did not read in time
+        (the caller decides what that means).
+        """
         proc = self._proc
         if proc is None or proc.returncode is not None:
-            return False
+            return "gone"
+        data = memoryview("".join(line + "\n" for line in lines).encode())
+        deadline = time.monotonic() + timeout_s
         try:
             with self._write_lock:
-                proc.stdin.write("".join(line + "\n" for line in lines).encode())
-                proc.stdin.flush()
+                fd = proc.stdin.fileno()
+                while data:
+                    try:
+                        data = data[os.write(fd, data):]
+                    except BlockingIOError:
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            return "stalled"
+                        select.select([], [fd], [], left)
         except (OSError, ValueError):
-            return False
-        return True
+            return "gone"
+        return None
 
     def _reap(self, grace_s: float) -> None:
         """Wait up to `grace_s` for the brain to exit, SIGKILL its whole process group, and reap it.
 
-        The leader is only reaped after the group is killed, so its pid (= the group id) cannot have been reused
-        by an unrelated process when we signal it.
+        The leader is only reaped after the group is killed, and under the lock `kill` takes, so its pid (= the
+        group id) cannot have been reused by an unrelated process when either signals it.
         """
         proc = self._proc
         if proc is None or proc.returncode is not None:
@@ -450,11 +543,18 @@ class BrainClient:
         give_up = time.monotonic() + grace_s
         while not _has_exited(proc.pid) and time.monotonic() < give_up:
             time.sleep(_POLL_S)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # the group is empty already
-        proc.wait()
+        with self._reap_lock:
+            if proc.returncode is None:
+                _kill_group(proc.pid)
+                proc.wait()
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL process group `pgid`; nothing if it is empty already."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _has_exited(pid: int) -> bool:

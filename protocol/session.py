@@ -188,6 +188,7 @@ class Session:
             raise ProtocolError(str(exc)) from None
         self.player.warm_up()
         self.player.new_game(board)
+        self.player.prepare(board, self.settings.max_memory)
         self.board, self.me = board, None
         self._send("OK")
 
@@ -327,6 +328,8 @@ class Session:
                 self.board.rule = self.settings.rule
             if self.settings.rule & RULE_CONTINUOUS:
                 self._message("continuous game (rule bit 2): Monte plays it as a normal game")
+        if key in ("rule", "max_memory") and self.board is not None:
+            self.player.prepare(self.board, self.settings.max_memory)  # the tables and the tree now, not in a move
 
     @command("END")
     def _end(self, cmd: Command) -> None:

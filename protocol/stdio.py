@@ -81,7 +81,7 @@ class StdinReader:
 
     ``END`` calls `on_end` at once (the brain leaves the process there; if `on_end` returns, END is queued too).
     ``YXSTOP`` sets the stop event of the latest command before it, then is queued like any other line. The end of
-    input ends ``commands()``.
+    input stops the latest command too (the manager is gone: nobody waits for its answer) and ends ``commands()``.
     """
 
     def __init__(self, fd: int, on_end: Callable[[], None], chunk_size: int = 65536) -> None:
@@ -113,6 +113,8 @@ class StdinReader:
         except OSError as exc:
             log.warning("stdin closed with an error: %s", exc)
         finally:
+            if self._latest is not None:
+                self._latest.stop.set()
             self._queue.put(None)
 
     def _dispatch(self, text: str) -> None:

@@ -10,13 +10,25 @@ import pytest
 WARMUP_TIMEOUT_S = 300  # a cold numba compile of every engine on a busy machine
 
 
+def installed(script: str) -> str:
+    """The path of an INSTALLED console script (not the source tree's module); a clear failure, never a skip, when
+    the package is not installed."""
+    path = shutil.which(script)
+    if path is None:
+        pytest.fail(f"{script} is not on PATH: install the package first with  pip install -e '.[test]'")
+    return path
+
+
 @pytest.fixture(scope="session")
 def pbrain_executable() -> str:
-    """The path of the INSTALLED ``pbrain-monte`` console script (not the source tree's module)."""
-    path = shutil.which("pbrain-monte")
-    if path is None:
-        pytest.fail("pbrain-monte is not on PATH: install the package first with  pip install -e '.[test]'")
-    return path
+    """The installed ``pbrain-monte``."""
+    return installed("pbrain-monte")
+
+
+@pytest.fixture(scope="session")
+def monte_executable() -> str:
+    """The installed ``monte``."""
+    return installed("monte")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-"""The clock and the memory limit of the INSTALLED ``pbrain-monte --engine mcts``, measured from outside the way a
-manager measures them: over pipes, from writing the move request to reading the move, and from /proc for memory.
+"""The memory limit of the INSTALLED ``pbrain-monte --engine mcts``, measured from outside the way a manager measures
+it: from /proc, while the brain answers move requests over pipes. (Its clock, path by path: test_pbrain_clock.py.)
 
 The brain plays against the one-ply greedy baseline, run here in the test, so that games get tactical (fours, threes,
 forced replies) rather than staying quiet. When a game ends a new one starts on the same process with ``START``,
@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,12 +27,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  
 SIZE = 15
 REPLY_S = 20.0            # how long to wait for any reply before calling the brain hung (not a speed assertion)
 TIME_LEFT_MS = 1_000_000  # a match clock far larger than the turn limit: timeout_turn is what binds
-
-TURN_MS = 200
-TOLERANCE_MS = 150
-"""Allowance over timeout_turn for process wake-up and pipe jitter on a shared, busy machine. Piskvork and the Gomocup
-judge allow 1000 ms; this test holds the brain to a much stricter 200 + 150 ms."""
-TIMED_MOVES = 15
 
 MEMORY_TURN_MS = 500
 MEMORY_MOVES = 8
@@ -123,7 +116,7 @@ def manager(warm_pbrain: str, tmp_path: Path) -> Iterator[Manager]:
 
 
 def brain_moves(m: Manager, turn_ms: int, count: int, settings: tuple[str, ...] = ()) -> Iterator[float]:
-    """Play games (the brain black, greedy white) until the brain has answered `count` TURN requests; yield the
+    """Play games (the brain black, greedy white) until the brain has answered `count` move requests; yield the
     seconds each took. Every answer must be a legal move."""
     opponent = GreedyPlayer()
     answered = 0
@@ -136,9 +129,8 @@ def brain_moves(m: Manager, turn_ms: int, count: int, settings: tuple[str, ...] 
         while answered < count:
             m.send(f"INFO time_left {TIME_LEFT_MS}")
             (x, y), seconds = m.timed_move(request)
-            if request != "BEGIN":
-                answered += 1
-                yield seconds
+            answered += 1
+            yield seconds
             assert board.is_empty(x, y), f"{x},{y} is not an empty cell"
             if board.play(x, y) == MOVE_WINS or board.is_full():
                 break
@@ -146,14 +138,6 @@ def brain_moves(m: Manager, turn_ms: int, count: int, settings: tuple[str, ...] 
             if board.play(reply.x, reply.y) == MOVE_WINS or board.is_full():
                 break
             request = f"TURN {reply.x},{reply.y}"
-
-
-def test_every_move_at_timeout_turn_200_arrives_within_the_turn_plus_tolerance(manager):
-    times = list(brain_moves(manager, TURN_MS, TIMED_MOVES))
-    limit = (TURN_MS + TOLERANCE_MS) / 1000
-    late = [f"move {i + 1}: {t * 1000:.0f} ms" for i, t in enumerate(times) if t > limit]
-    every = ", ".join(f"{t * 1000:.0f}" for t in times)
-    assert not late, f"answers later than {TURN_MS} + {TOLERANCE_MS} ms: {late}; every answer (ms): {every}"
 
 
 def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager):
@@ -166,16 +150,3 @@ def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager):
     peak = manager.memory_kib("VmHWM") * 1024
     assert peak < limit, (f"peak RSS {peak / 2**20:.1f} MiB is over max_memory {limit / 2**20:.1f} MiB "
                           f"(start-up RSS {start_up / 2**20:.1f} MiB)")
-
-
-def test_warm_up_compiles_the_caro_table_builder():
-    # Caro's tables are built on the first caro position; their builder must be compiled at warm-up (before OK to
-    # START), not inside the first move: a cold revision forfeited caro games on time that way. A fresh process,
-    # because this one may have compiled it already.
-    script = ("import sys; from brain.engine import MctsPlayer; from brain.patterns import build_edge_tables, "
-              "_TABLE_CACHE; before = len(build_edge_tables.overloads); MctsPlayer().warm_up(); "
-              "print(before, len(build_edge_tables.overloads), len(_TABLE_CACHE))")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
-    before, after, tables = map(int, out.stdout.split())
-    assert (before, after) == (0, 1)
-    assert tables == 1  # only freestyle's: warm-up compiles the caro builder without building caro's tables

@@ -1,19 +1,14 @@
-"""The ``monte bench`` and ``monte warmup`` subcommands, run as a user runs them (the installed console script)."""
+"""The ``monte bench``, ``monte warmup`` and ``monte clock`` subcommands, run as a user runs them (the installed console
+script)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
-import pytest
 
-MONTE = shutil.which("monte")
-pytestmark = pytest.mark.skipif(MONTE is None, reason="the monte console script is not installed (pip install .)")
-
-
-def test_bench_reports_every_engine_on_every_position_with_the_ratio(warm_pbrain: str) -> None:
-    out = subprocess.run([MONTE, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
+def test_bench_reports_every_engine_on_every_position_with_the_ratio(monte_executable: str, warm_pbrain: str) -> None:
+    out = subprocess.run([monte_executable, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     report = json.loads(out)
     lines = {(r["engine"], r["position"]): r["iterations_per_second"] for r in report["results"]}
@@ -41,6 +36,21 @@ def test_bench_positions_are_unfinished_games() -> None:
         assert done == 5000 and tree.proven[0] == 0, name
 
 
-def test_warmup_names_every_engine(warm_pbrain: str) -> None:
-    out = subprocess.run([MONTE, "warmup"], capture_output=True, text=True, timeout=300, check=True).stdout
+def test_warmup_names_every_engine(monte_executable: str, warm_pbrain: str) -> None:
+    out = subprocess.run([monte_executable, "warmup"], capture_output=True, text=True, timeout=300, check=True).stdout
     assert out.startswith("monte warmup:") and all(name in out for name in ("mcts", "uct", "greedy", "random"))
+
+
+def test_clock_refuses_a_count_below_one(monte_executable: str) -> None:
+    result = subprocess.run([monte_executable, "clock", "--count", "0"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "--count must be at least 1" in result.stderr
+
+
+def test_clock_rows_give_the_limits_median_worst_and_worst_lateness() -> None:
+    from tournaments.clockcheck import PathResult
+
+    turn = PathResult("turn", [(100.0, 200), (300.0, 200), (150.0, 200)])
+    assert turn.row() == "| turn | 200 | 3 | 150 | 300 | +100 |"
+    assert PathResult("clock", [(10.0, 300), (20.0, 100)]).row() == "| clock | 100-300 | 2 | 15 | 20 | -80 |"
+    assert PathResult("stop", [(1.0, None), (3.0, None)]).row() == "| stop | - | 2 | 2 | 3 | - |"

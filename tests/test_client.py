@@ -7,15 +7,17 @@ import gc
 import io
 import os
 import queue
-import shutil
-import subprocess
 import sys
+import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from protocol.client import BrainClient, GameSettings, _read_lines, line_kind, parse_about
+from protocol import client as client_module
+from protocol.client import (MAX_LINE_BYTES, BrainClient, CutLine, GameSettings, _read_lines, line_kind,
+                             parse_about)
 from protocol.faults import BrainFault, Fault, describe_exit
 
 FAKE = Path(__file__).parent / "fakes" / "fake_brain.py"
@@ -102,6 +104,48 @@ def test_reader_tolerates_crlf_and_undecodable_bytes_and_ends_with_none():
     _read_lines(io.BytesIO(b"MESSAGE hi\r\n7,7\r\n\xff\xfe\n"), sink)
     lines = [item[1] for item in iter(sink.get_nowait, None)]
     assert lines == ["MESSAGE hi", "7,7", "\ufffd\ufffd"]
+
+
+def test_reader_ends_lines_at_cr_and_lf_only():
+    """A brain reads lines ending at CR or LF; U+2028 or a form feed inside a MESSAGE must not split it (splitting
+    ``MESSAGE pv 7,7<U+2028>8,8`` would make a move of its tail)."""
+    sink: queue.Queue = queue.Queue()
+    _read_lines(io.BytesIO("MESSAGE pv 7,7\u20288,8\nMESSAGE a\x0cb\x1cc\r6,6\r\n\n5,5".encode()), sink)
+    lines = [item[1] for item in iter(sink.get_nowait, None)]
+    assert lines == ["MESSAGE pv 7,7\u20288,8", "MESSAGE a\x0cb\x1cc", "6,6", "5,5"]
+
+
+class Endless(io.RawIOBase):
+    """A stream of `size` bytes of 'x' without a newline, then one line: what a runaway brain writes."""
+
+    def __init__(self, size: int, tail: bytes) -> None:
+        self.left, self.tail = size, tail
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, n: int = -1) -> bytes:
+        if self.left > 0:
+            chunk = min(self.left, 65536)
+            self.left -= chunk
+            return b"x" * chunk
+        tail, self.tail = self.tail, b""
+        return tail
+
+
+def test_a_line_without_end_is_cut_and_costs_bounded_memory():
+    sink: queue.Queue = queue.Queue()
+    tracemalloc.start()
+    try:
+        _read_lines(Endless(40 * MAX_LINE_BYTES, b"\n7,7\n"), sink)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    lines = [item[1] for item in iter(sink.get_nowait, None)]
+    assert [type(line) for line in lines] == [CutLine, str]
+    assert len(lines[0]) == MAX_LINE_BYTES and lines[1] == "7,7"
+    assert peak < 8 * MAX_LINE_BYTES  # not the 40 MiB written
+    assert line_kind(CutLine("MESSAGE " + "x" * 100)) == "other"  # a cut line is never chat or a move
 
 
 def test_fault_string_says_kind_detail_and_time():
@@ -290,11 +334,69 @@ def test_move_off_the_board_is_off_board(spawn):
     assert fault.fault is Fault.OFF_BOARD and "'15,0'" in fault.detail and "15x15" in fault.detail
 
 
-def test_error_to_a_move_request_is_error(spawn):
+def test_error_without_a_move_is_error_at_the_deadline(spawn):
     client = playing(spawn, "refuse", "--at", "2")
     client.begin(WAIT_S)
-    fault = fault_of(lambda: client.turn(0, 0, WAIT_S))
-    assert fault.fault is Fault.ERROR and "refuses move 2" in fault.detail
+    fault = fault_of(lambda: client.turn(0, 0, 0.5))
+    assert fault.fault is Fault.ERROR and "refuses move 2" in fault.detail and "'TURN 0,0'" in fault.detail
+    assert process_gone(client.pid)
+
+
+def test_an_error_line_before_the_move_is_a_report_not_the_answer(spawn):
+    """The protocol reports a setting the brain cannot meet as ERROR before its next answer (and Rapfi prints
+    ERROR for an INFO it reads while finishing a move); the move that follows is the answer."""
+    client = playing(spawn, "complain", "--at", "2")
+    client.begin(WAIT_S)
+    reply = client.turn(0, 0, WAIT_S)
+    assert (reply.x, reply.y) not in {(7, 7), (0, 0)}
+    assert reply.messages == ["ERROR the fake brain cannot meet this max_memory", "MESSAGE fake move 2"]
+
+
+def test_a_line_longer_than_the_bound_is_garbage(spawn):
+    client = spawn([sys.executable, "-c", "import sys; input(); print('OK', flush=True); input(); "
+                                          "sys.stdout.write('MESSAGE ' + 'x' * 3_000_000); sys.stdout.flush(); "
+                                          "sys.stdin.read()"])
+    client.new_game(SETTINGS, WAIT_S)
+    fault = fault_of(lambda: client.begin(WAIT_S))
+    assert fault.fault is Fault.GARBAGE and "'BEGIN'" in fault.detail
+    assert f"{MAX_LINE_BYTES} characters or more" in fault.detail and len(fault.detail) < 500
+
+
+def test_a_brain_that_does_not_read_its_input_is_killed_at_the_write_deadline(spawn):
+    client = spawn([sys.executable, "-c", "import time; time.sleep(60)"], write_timeout_s=0.2)
+    with pytest.raises(BrainFault) as caught:
+        for _ in range(100_000):  # far more than a pipe holds
+            client.set_time_left(123456789)
+    assert caught.value.fault is Fault.TIMEOUT and "did not read 'INFO time_left 123456789'" in caught.value.detail
+    assert process_gone(client.pid)
+
+
+def test_kill_from_another_thread_waits_for_a_reap_in_progress_and_then_sends_nothing(spawn, monkeypatch):
+    """Once the brain is reaped its pid may belong to another process: kill() must not signal it then."""
+    client = spawn([sys.executable, "-c", "import time; time.sleep(60)"])  # deaf to END: it is killed
+    proc = client._proc
+    in_wait, release = threading.Event(), threading.Event()
+    real_wait = proc.wait
+
+    def slow_wait(*args, **kwargs):
+        in_wait.set()
+        release.wait(WAIT_S)
+        return real_wait(*args, **kwargs)
+
+    monkeypatch.setattr(proc, "wait", slow_wait)
+    reaper = threading.Thread(target=client.close, kwargs={"grace_s": 0.0})
+    reaper.start()
+    assert in_wait.wait(WAIT_S)  # the group is killed; the leader is being reaped
+    signals = []
+    monkeypatch.setattr(client_module, "_kill_group", signals.append)
+    killer = threading.Thread(target=client.kill)
+    killer.start()
+    killer.join(0.2)
+    still_waiting = killer.is_alive()
+    release.set()
+    reaper.join(WAIT_S)
+    killer.join(WAIT_S)
+    assert still_waiting and signals == [] and client.returncode == -9
 
 
 def test_error_to_start_is_error(spawn):
@@ -315,7 +417,9 @@ def test_unasked_garbage_between_requests_forfeits(spawn):
     client = spawn([sys.executable, "-c",
                     "import sys; print('OK', flush=True); print('oops', flush=True); sys.stdin.read()"])
     client.new_game(SETTINGS, WAIT_S)  # reads the OK; 'oops' arrives after it
-    time.sleep(0.2)
+    give_up = time.monotonic() + WAIT_S
+    while client._lines.empty() and time.monotonic() < give_up:  # until the reader has 'oops' (not a fixed nap)
+        time.sleep(0.01)
     fault = fault_of(lambda: client.begin(WAIT_S))
     assert fault.fault is Fault.GARBAGE and "'oops'" in fault.detail and "unasked" in fault.detail
 
@@ -384,20 +488,9 @@ def test_peak_rss_is_measured_from_proc(spawn):
 
 
 # --- the real brain -------------------------------------------------------------------------------------------------
-def _monte_usable() -> bool:
-    exe = shutil.which("pbrain-monte")
-    if exe is None:
-        return False
-    try:
-        return subprocess.run([exe, "--help"], capture_output=True, timeout=60).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-@pytest.mark.skipif(not _monte_usable(), reason="pbrain-monte is not installed or its --help fails")
-def test_real_pbrain_monte_plays_a_few_moves(spawn):
-    client = spawn([shutil.which("pbrain-monte")])
-    client.new_game(GameSettings(15, 15, timeout_turn_ms=500), 60.0)  # a cold numba cache compiles before OK
+def test_real_pbrain_monte_plays_a_few_moves(spawn, warm_pbrain):
+    client = spawn([warm_pbrain])
+    client.new_game(GameSettings(15, 15, timeout_turn_ms=500), 60.0)
     taken = set()
     reply = client.begin(30.0)
     for _ in range(3):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -21,12 +22,16 @@ from brain.baselines import RandomPlayer
 from brain.board import MOVE_FORBIDDEN, MOVE_WINS, Board
 from brain.player import ThinkLimits
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from tournaments import clockcheck
+from tournaments.clockcheck import board_request
 
 pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  # inside pexpect 4.8
 
 REPLY_S = 20.0
 GENEROUS_TURN_MS = 20000
 MOVE = re.compile(r"^(\d+),(\d+)$")
+MIDDLE_GAME = "\n".join(board_request(clockcheck.MIDDLE_GAME))
+"""A BOARD block of an undecided middle game, white to move."""
 
 
 class Brain:
@@ -222,12 +227,16 @@ def test_swap2board_with_five_stones_answers_swap_or_one_stone(brain):
 # --- time and stopping -----------------------------------------------------------------------------------------
 
 def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):
-    """With the default engine and a minute to think, YXSTOP must bring the move well within REPLY_S."""
+    """With the default engine and a minute to think about an undecided middle game (not a forced move), YXSTOP
+    must bring the move well within REPLY_S, after a search."""
     b = brain("--log", os.devnull)  # the default engine
     assert b.ask("START 15") == "OK"
     b.send("INFO timeout_turn 60000")
-    b.send("BEGIN")
+    b.send(MIDDLE_GAME)
+    time.sleep(0.2)  # into the search (a stop that came before it would do as well)
     b.send("YXSTOP")
+    message = b.line()
+    assert message.startswith("MESSAGE ") and " iterations 0 " not in message, message
     assert MOVE.match(b.reply())
     assert b.ask("ABOUT").startswith('name="Monte"')
 
@@ -246,12 +255,6 @@ def test_closed_stdin_exits_with_status_0_and_no_traceback(brain):
     b.child.sendeof()
     assert b.exit_status() == 0
     assert "Traceback" not in b.stderr()
-
-
-MIDDLE_GAME = "BOARD\n" + "\n".join(f"{x},{y},{field}" for x, y, field in (
-    (7, 7, 2), (7, 8, 1), (5, 8, 2), (6, 9, 1), (5, 10, 2), (5, 9, 1), (6, 7, 2), (8, 7, 1), (4, 9, 2), (7, 6, 1),
-    (6, 5, 2), (6, 11, 1), (6, 10, 2), (3, 10, 1), (5, 5, 2))) + "\nDONE"
-"""The benchmark's 15x15 middle game (``brain.bench``), white to move: no forced win in sight for either side."""
 
 
 def test_info_max_node_gives_the_same_move_and_search_in_every_process(brain):

@@ -14,9 +14,10 @@ from importlib import metadata
 import pytest
 
 from brain.baselines import GreedyPlayer
-from brain.board import BLACK, EMPTY, WALL, WHITE
+from brain.board import BLACK, EMPTY, WALL, WHITE, Board
 from brain.player import MoveChoice, ThinkLimits
 from brain.rules import RULE_CONTINUOUS, RULE_RENJU
+from brain.swap2 import balanced_opening
 from brain.timecontrol import move_budget
 from protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, Session, about_line
 from protocol.stdio import Command, LineSplitter, LineWriter, StdinReader
@@ -68,6 +69,17 @@ class Opinionated(RecordingPlayer):
 
     def evaluate(self, board) -> float:
         return self.evaluation
+
+
+class PreparingPlayer(RecordingPlayer):
+    """Records the (rule, max_memory) of every ``prepare``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prepared: list[tuple[int, int]] = []
+
+    def prepare(self, board, max_memory) -> None:
+        self.prepared.append((board.rule, max_memory))
 
 
 class FailingPlayer(RecordingPlayer):
@@ -483,6 +495,37 @@ def test_swap2board_with_five_stones_swaps_or_plays_the_sixth_move(evaluation, r
     assert sent[-1] == reply
 
 
+def test_swap2board_two_stones_share_the_moves_time_the_first_gets_half():
+    player = Opinionated(0.0)
+    done = Command("DONE")
+    Session(player, [].append, [Command(line) for line in ("START 15", "INFO timeout_turn 10000", *OPENING)] + [done]
+            ).run()
+    after = time.monotonic()
+    first, second = player.limits
+    hard = done.arrived + move_budget(10000, 0, 2147483647, 3, 222).hard
+    assert second.hard_deadline == hard
+    assert first.hard_deadline <= (after + hard) / 2  # half of what was left when the first search began
+    assert first.stop is second.stop is done.stop
+
+
+def test_swap2board_with_no_stones_stops_choosing_when_its_time_is_up():
+    evaluations = []
+
+    def evaluate(board):
+        evaluations.append(board.stone_count)
+        return 0.5
+
+    stones = balanced_opening(Board(15), evaluate, ThinkLimits.seconds(0.0))
+    assert len(stones) == 3 and len(set(stones)) == 3
+    assert len(evaluations) == 23  # the blacks of the first white stone only, of 24 x 23 pairs
+
+
+def test_info_rule_and_max_memory_prepare_the_player_for_the_game():
+    player = PreparingPlayer()
+    run("START 15", f"INFO rule {RULE_RENJU}", "INFO max_memory 123456", "INFO timeout_turn 5", player=player)
+    assert player.prepared == [(0, 0), (RULE_RENJU, 0), (RULE_RENJU, 123456)]
+
+
 def test_swap2board_with_a_wrong_stone_count_answers_error():
     sent, _ = run("START 15", "SWAP2BOARD", "7,7", "8,8", "DONE", "ABOUT")
     assert sent[-2:] == ["ERROR SWAP2BOARD needs 0, 3 or 5 stones, not 2", about_line()]
@@ -545,16 +588,23 @@ def wait_for(condition, timeout: float = WAIT_S) -> bool:
     return True
 
 
-def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered():
+def thinking_session() -> tuple[int, WaitingPlayer, list[str], threading.Thread]:
+    """A session on a pipe whose player is thinking about BEGIN (a minute to think): the pipe's write end, the
+    player, the lines the session sent and its thread."""
     read_end, write_end = os.pipe()
     player = WaitingPlayer()
     sent: list[str] = []
     reader = StdinReader(read_end, on_end=lambda: None).start()
     session_thread = threading.Thread(target=Session(player, sent.append, reader.commands()).run, daemon=True)
     session_thread.start()
+    os.write(write_end, b"START 15\nINFO timeout_turn 60000\nBEGIN\n")
+    assert player.thinking.wait(WAIT_S)
+    return write_end, player, sent, session_thread
+
+
+def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered():
+    write_end, player, sent, session_thread = thinking_session()
     try:
-        os.write(write_end, b"START 15\nINFO timeout_turn 60000\nBEGIN\n")
-        assert player.thinking.wait(WAIT_S)
         os.write(write_end, b"YXSTOP\n")
         assert wait_for(lambda: len(sent) == 2)
     finally:
@@ -582,6 +632,14 @@ def test_end_read_while_the_player_thinks_calls_the_exit_at_once():
         os.close(write_end)
         player.limits[-1].stop.set()
         session_thread.join(WAIT_S)
+
+
+def test_closed_input_stops_the_move_being_thought_about():
+    write_end, player, sent, session_thread = thinking_session()
+    os.close(write_end)
+    session_thread.join(WAIT_S)
+    assert player.stopped and sent == ["OK", "1,1"]
+    assert not session_thread.is_alive()
 
 
 def test_reader_ends_its_commands_when_input_closes():

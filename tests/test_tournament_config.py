@@ -58,6 +58,11 @@ def test_every_setting_is_also_a_flag(tmp_path):
     assert config.engines[1].command == ("pbrain-y", "--opt", "1")
 
 
+def test_the_versions_example_plays_the_working_tree_against_an_earlier_commit():
+    new, old = build_config(read_toml(Path(CONFIGS[0]).parent / "versions.toml")).engines
+    assert (new.name, new.revision, old.name, old.revision) == ("new", "WORKTREE", "old", "HEAD~1")
+
+
 def test_a_revision_is_read_from_the_command_or_its_own_key():
     config = config_from('[[engine]]\nname = "new"\ncommand = "pbrain-monte"\n'
                          '[[engine]]\nname = "old"\ncommand = "pbrain-monte@v0.3 --engine mcts"\n'
@@ -66,6 +71,32 @@ def test_a_revision_is_read_from_the_command_or_its_own_key():
     assert new.revision is None
     assert (old.revision, old.command) == ("v0.3", ("pbrain-monte", "--engine", "mcts"))
     assert (older.revision, older.command) == ("v0.2", ("pbrain-monte",))
+
+
+def test_an_engine_carries_its_own_info_from_toml_and_flags():
+    text = ('[[engine]]\nname = "rapfi20k"\ncommand = "pbrain-rapfi"\ninfo = { max_node = 20000, thread_num = 1 }\n'
+            '[[engine]]\nname = "b"\ncommand = "pbrain-b"\n[engine.info]\nfolder = "/tmp/b"\n')
+    rapfi, b = config_from(text).engines
+    assert rapfi.info == (("max_node", "20000"), ("thread_num", "1"))
+    assert b.info == (("folder", "/tmp/b"),)
+    parser = cli.build_parser()
+    args = parser.parse_args(["tournament", "--engine", "x=pbrain-x", "--engine", "y=pbrain-y",
+                              "--info", "y:max_node=500", "--info", "y:thread_num=2", "--info", "y:max_node=700"])
+    x, y = config_from_args(args).engines
+    assert x.info == () and y.info == (("max_node", "700"), ("thread_num", "2"))
+
+
+@pytest.mark.parametrize("flag, message", [
+    ("z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
+    ("x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),
+    ("x:rule=4", "info.rule: the runner sends INFO rule itself"),
+    ("x:max_node=", "info.max_node: must be a non-empty string on one line"),
+    ("x:max node=1", "info key 'max node': must be a word"),
+])
+def test_a_bad_info_flag_is_one_line_naming_it(flag, message, capsys):
+    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", "--info", flag]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
 
 
 BAD_CONFIGS = [
@@ -89,6 +120,15 @@ BAD_CONFIGS = [
     ('[[engine]]\ncommand = "x"\n[[engine]]\nname = "b"\ncommand = "x"\n', "[[engine]] #1 name:"),
     ('[[engine]]\nname = "a"\ncmd = "x"\n', "[[engine]] #1 key 'cmd' is unknown"),
     ('[[engine]]\nname = "a"\ncommand = "pbrain-monte@"\n', "names no revision after '@'"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = 5\n', "[[engine]] #1 (a) info: must be a table"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { max_node = 2.5 }\n',
+     "[[engine]] #1 (a) info.max_node: must be an integer or a string, got 2.5"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { pondering = true }\n',
+     "[[engine]] #1 (a) info.pondering: must be an integer or a string, got True"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { timeout_turn = 100 }\n',
+     "[[engine]] #1 (a) info.timeout_turn: the runner sends INFO timeout_turn itself from the [game] settings"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { folder = "a\\nb" }\n',
+     "[[engine]] #1 (a) info.folder: must be a non-empty string on one line"),
     ("[openings]\nfile = \"no-such-file.txt\"\n" + TWO_ENGINES, "[openings] file: 'no-such-file.txt' does not exist"),
     ("[openings]\nrandom = 4\n[game]\nfirst_move = \"begin\"\n" + TWO_ENGINES, "[game] first_move: 'begin' only"),
     ("[openings]\nrandom = 4\nfile = \"freestyle15-3stone.txt\"\n" + TWO_ENGINES, "[openings] random: give either"),

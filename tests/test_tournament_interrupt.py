@@ -5,63 +5,35 @@ with another run's."""
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tournament_support import FAKE_BRAIN, processes_in
+from tournament_support import ENGINES, GATE, monte, outcomes, processes_in, wait_for, write_config
 from tournaments.config import build_config, read_toml
 from tournaments.records import read_jsonl
 from tournaments.report import engine_tallies
 from tournaments.runner import RunError, run_tournament
 
-ENGINES = {"good": "good", "slow": "slow --at 1 --delay-ms 300", "crasher": "crash --at 6"}
-
-
-def write_config(folder: Path, engines_cwd: Path, engines: dict[str, str] = ENGINES,
-                 game: str = "timeout_turn_ms = 1000\ntolerance_ms = 500\n") -> Path:
-    engines_cwd.mkdir(exist_ok=True)
-    text = f"[tournament]\ngames = 4\nconcurrency = 2\n[game]\n{game}[openings]\nrandom = 4\nseed = 11\n"
-    for name, mode in engines.items():
-        text += (f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable} {FAKE_BRAIN} --mode {mode}"\n'
-                 f'cwd = "{engines_cwd}"\n')
-    path = folder / "tournament.toml"
-    path.write_text(text)
-    return path
-
-
-def outcomes(records):
-    """What a game was, independent of timing: who played which colour, the moves, the result and why."""
-    return sorted((r.game_id, r.black, r.white, tuple((x, y) for x, y, _ in r.moves), r.winner, r.termination)
-                  for r in records)
-
-
-def monte(*args: str, cwd: Path, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen(["monte", "tournament", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
-
-
 def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     engines_cwd = tmp_path / "engines"
     path = write_config(tmp_path, engines_cwd)
+    (engines_cwd / GATE).touch()
     reference = run_tournament(build_config(read_toml(path), {"out": str(tmp_path / "reference")}))
     assert len(reference.records) == 12
+    (engines_cwd / GATE).unlink()
 
     log = tmp_path / "killed" / "games.jsonl"
     run = monte(str(path), "--out", "killed", cwd=tmp_path)
-    give_up = time.monotonic() + 60
-    while (not log.exists() or log.read_text().count("\n") < 3) and time.monotonic() < give_up:
-        time.sleep(0.05)
+    wait_for(lambda: log.exists() and log.read_text().count("\n") == 4, "the four ungated games")
+    wait_for(lambda: len(processes_in(engines_cwd)) == 4, "games 5 and 6 to wait at the gate")
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=30)
     assert run.returncode == 130, err
     assert "continue with: --resume --out killed" in err
-    partial = read_jsonl(log)
-    assert 3 <= len(partial) < 12
+    assert sorted(record.game_id for record in read_jsonl(log)) == [1, 2, 3, 4]
     assert processes_in(engines_cwd) == []
+    (engines_cwd / GATE).touch()
 
     again = monte(str(path), "--out", "killed", cwd=tmp_path)
     _, err = again.communicate(timeout=30)
@@ -82,6 +54,7 @@ def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
 
 def test_resuming_with_other_settings_is_refused(tmp_path):
     path = write_config(tmp_path, tmp_path / "engines")
+    (tmp_path / "engines" / GATE).touch()
     first = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rounds": 1})
     run_tournament(first)
     changed = build_config(read_toml(path), {"out": str(tmp_path / "run"), "games": 2, "rule": 4, "resume": True})

@@ -4,10 +4,13 @@ line, and the progress line."""
 from __future__ import annotations
 
 import io
+import math
+
+import pytest
 
 from tournaments.records import GameRecord, Termination
 from tournaments.report import Progress, engine_tallies, pairing_tallies, sprt_status, standings
-from tournaments.stats import SPRT, elo_from_pentanomial
+from tournaments.stats import SPRT
 
 
 def game(game_id: int, pair: int, black: str, white: str, winner: str | None,
@@ -38,7 +41,13 @@ def test_engine_rows_count_every_game_and_say_why_the_engine_lost():
 def test_elo_comes_from_complete_pairs_only():
     a = engine_tallies(RECORDS, ["a", "b"])["a"]
     assert a.pentanomial == [0, 1, 0, 0, 1]
-    assert a.elo() == elo_from_pentanomial([0, 1, 0, 0, 1])
+    # Worked by hand: the two complete pairs score 0.25 and 1 per game, mean 0.625 -> 400 log10(0.625/0.375)
+    # = +88.74 Elo; per-pair standard error sqrt(0.140625 / 2) = 0.26517, so the 95% interval's low end is
+    # 0.625 - 1.96 * 0.26517 = 0.10529 -> -371.7 Elo, its high end is past 1 (+inf); LOS = Phi(0.125 / 0.26517).
+    estimate = a.elo()
+    assert estimate.elo == pytest.approx(88.7395, abs=1e-3)
+    assert estimate.lower == pytest.approx(-371.725, abs=1e-2) and estimate.upper == math.inf
+    assert estimate.los == pytest.approx(0.68132, abs=1e-4) and estimate.games == 4
     pairing = pairing_tallies(RECORDS, ["a", "b"], "round-robin")[("a", "b")]
     assert pairing.pentanomial == [0, 1, 0, 0, 1]
     assert pairing.reasons == {"five": 2, "time": 1, "crash": 1, "draw-full": 1}
@@ -50,6 +59,7 @@ def test_standings_list_engines_best_first_with_reasons_and_pairings():
     engine_rows = [line for line in lines if line.startswith(("a ", "b ")) and " vs " not in line]
     assert [row.split()[0] for row in engine_rows] == ["a", "b"]
     assert "3.5/5" in engine_rows[0] and "crash 1" in engine_rows[0]
+    assert "+89  [-372, +inf]  68.1%" in engine_rows[0]  # the hand-worked figures of the test above
     pairing_rows = [line for line in lines if " vs " in line]
     assert len(pairing_rows) == 1 and pairing_rows[0].startswith("a vs b")
 

@@ -3,6 +3,7 @@ move request by BEGIN, BOARD or TURN as configured, and the match clock as INFO 
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
@@ -73,6 +74,34 @@ def test_time_left_is_sent_before_every_move_and_runs_down(tmp_path):
     assert left[0] == 60000 and left == sorted(left, reverse=True)
 
 
-def test_without_a_match_clock_time_left_says_unlimited(tmp_path):
+def test_without_a_match_clock_time_left_says_unlimited_before_every_move(tmp_path):
+    """Some engines need time_left even without a match clock (AIWine answers -4,-4 without it)."""
     _, _, black_log, _ = play(tmp_path)
-    assert "INFO time_left 2147483647" in black_log.read_text().splitlines()
+    game = black_log.read_text().splitlines()
+    game = game[:game.index("END")]
+    assert "INFO timeout_match 0" in game
+    requests = [i for i, line in enumerate(game) if line.split()[0] in ("BEGIN", "BOARD", "TURN")]
+    assert len(requests) > 3
+    assert all(game[i - 1] == "INFO time_left 2147483647" for i in requests)
+
+
+def test_an_engines_own_info_follows_the_standard_lines_and_reaches_only_that_engine(tmp_path):
+    black_log, white_log = tmp_path / "one.log", tmp_path / "two.log"
+    one = recorded("one", black_log)
+    two = dataclasses.replace(recorded("two", white_log), info=(("max_node", "20000"), ("thread_num", "1")))
+    run_tournament(config(tmp_path / "out", [one, two], games=2, concurrency=1))
+    game = white_log.read_text().splitlines()
+    game = game[:game.index("END")]
+    start = game.index("INFO rule 0")
+    assert game[start + 1:start + 3] == ["INFO max_node 20000", "INFO thread_num 1"]
+    assert [line for line in game if line.startswith("INFO")][:5] == [
+        "INFO timeout_turn 1000", "INFO timeout_match 0", f"INFO max_memory {350 * 1024 * 1024}",
+        "INFO game_type 2", "INFO rule 0"]
+    assert not any("max_node" in line for line in black_log.read_text().splitlines())
+
+
+def test_no_per_move_limit_is_sent_as_the_match_time_not_as_zero(tmp_path):
+    """``timeout_turn_ms = 0`` means no per-move limit; ``INFO timeout_turn 0`` would mean "play as fast as you can"."""
+    _, _, black_log, _ = play(tmp_path, timeout_turn_ms=0, timeout_match_ms=60000)
+    info = [line for line in black_log.read_text().splitlines() if line.startswith("INFO timeout_")]
+    assert info[:2] == ["INFO timeout_turn 60000", "INFO timeout_match 60000"]

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import signal
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, ContextManager, Sequence
 
 from tournaments.config import ConfigError, add_flags, config_from_args
 from tournaments.engines import EngineError
+from tournaments.pool import GamePool
 from tournaments.report import standings
 from tournaments.runner import RunError, run_tournament
 
@@ -42,12 +45,27 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     add_flags(parser)
 
 
+def _game_pool(address: str) -> ContextManager[GamePool | None]:
+    """The pool that plays the games: None (the runner's own threads) without a cluster, else a Dask pool --
+    imported only then, so a run on one machine never loads Dask."""
+    if not address:
+        return nullcontext(None)
+    try:
+        from cluster import connect
+    except ImportError as exc:
+        raise UsageError(f"--cluster needs Dask ({exc}): pip install 'monte-gomoku[cluster]' "
+                         f"(from a clone: pip install '.[cluster]')") from None
+    return connect(address)
+
+
 def _run_tournament(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
-        print(f"monte tournament: {config.total_games} games, {config.concurrency} at a time, "
-              f"logging to {config.out}/", file=sys.stderr)
-        result = run_tournament(config, progress=sys.stderr)
+        with _game_pool(config.cluster) as pool:
+            where = f"{config.concurrency} at a time" if pool is None else pool.describe()
+            print(f"monte tournament: {config.total_games} games, {where}, logging to {config.out}/",
+                  file=sys.stderr)
+            result = run_tournament(config, progress=sys.stderr, pool=pool)
     except (ConfigError, EngineError, RunError) as exc:
         raise UsageError(str(exc)) from None
     print(standings(result.records, result.names, config.format))
@@ -79,6 +97,20 @@ def _configure_bench(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of lines")
 
 
+def _configure_clock(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", default="pbrain-monte",
+                        help="the brain's command line (default: pbrain-monte, the installed one)")
+    parser.add_argument("--count", type=int, default=100, help="replies measured per path (default 100)")
+
+
+def _run_clock(args: argparse.Namespace) -> int:
+    from tournaments import clockcheck
+
+    if args.count < 1:
+        raise UsageError(f"--count must be at least 1, not {args.count}")
+    return clockcheck.report(shlex.split(args.engine), args.count)
+
+
 def _run_bench(args: argparse.Namespace) -> int:
     from brain import bench
 
@@ -92,6 +124,8 @@ COMMANDS: list[Command] = [
             _configure_bench, _run_bench),
     Command("warmup", "compile (or load) every engine's numba kernels now, once per machine",
             _configure_nothing, _run_warmup),
+    Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
+            _configure_clock, _run_clock),
 ]
 
 

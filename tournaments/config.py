@@ -7,12 +7,15 @@ e.g. ``[game] timeout_turn_ms: must be an integer >= 0, got -5``.
 
 TOML layout (every key optional except the engines; see tournaments/configs/*.toml)::
 
-    [tournament]  format, games, rounds, concurrency, out, resume
+    [tournament]  format, games, rounds, concurrency, out, resume, repo, cluster
     [game]        width, height, rule, timeout_turn_ms, timeout_match_ms, max_memory, tolerance_ms, start_timeout_ms,
                   first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
     [sprt]        enabled, elo0, elo1, alpha, beta
-    [[engine]]    name, command (a string or a list), revision, cwd      -- one table per engine
+    [[engine]]    name, command (a string or a list), revision, cwd, info -- one table per engine
+
+An engine's ``info`` is a table of its own INFO settings, sent after the standard ones, e.g.
+``info = { max_node = 20000, thread_num = 1 }`` (flag: ``--info NAME:KEY=VALUE``).
 
 Relative paths (``out``, ``openings.file``) are taken from the current directory, like the flags; an openings file
 that is not found there is also looked for among the files shipped in ``tournaments/openings/``.
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import re
 import shlex
 import tomllib
 from dataclasses import dataclass, field
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.board import MAX_SIZE, MIN_SIZE
-from tournaments.engines import EngineError, EngineSpec
+from tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
 from tournaments.scheduler import pairings
 
 FORMATS = ("round-robin", "gauntlet")
@@ -39,6 +43,9 @@ ORDERS = ("sequential", "shuffle")
 RULES = (0, 1, 4, 8, 9)
 SECTIONS = ("tournament", "game", "openings", "sprt")
 SHIPPED_OPENINGS = Path(__file__).resolve().parent / "openings"
+ENGINE_KEYS = ["name", "command", "revision", "cwd", "info"]
+CLUSTER_ADDRESS = re.compile(r"local:[1-9]\d*|(tcp|tls|ws|wss)://\S+")
+"""What ``cluster`` may say: N local worker processes, or the address of a Dask scheduler."""
 
 
 class ConfigError(ValueError):
@@ -67,6 +74,11 @@ class TournamentConfig:
     concurrency: int = setting("tournament", 1, "games played at once", minimum=1)
     out: str = setting("tournament", "runs/tournament", "folder for games.jsonl, SGF/PSQ games and engine logs")
     resume: bool = setting("tournament", False, "continue the run in `out`, skipping the games already logged")
+    repo: str = setting("tournament", "", "git repository in which engine revisions (pbrain-monte@REV, "
+                        "@WORKTREE) are looked up (default: the one holding the current folder)")
+    cluster: str = setting("tournament", "", "play the games on a Dask cluster: tcp://HOST:8786 (a running "
+                           "scheduler) or local:N (N worker processes on this machine); one game per worker thread, "
+                           "--concurrency is then unused; needs pip install 'monte-gomoku[cluster]'")
 
     width: int = setting("game", 15, "board width", minimum=MIN_SIZE, maximum=MAX_SIZE)
     height: int = setting("game", 0, "board height (0: same as width)", minimum=0, maximum=MAX_SIZE)
@@ -179,9 +191,9 @@ def _engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
     engines = []
     for i, table in enumerate(tables):
         where = f"[[engine]] #{i + 1}"
-        unknown = set(table) - {"name", "command", "revision", "cwd"}
+        unknown = set(table) - set(ENGINE_KEYS)
         if unknown:
-            raise _unknown(f"{where} key", sorted(unknown)[0], ["name", "command", "revision", "cwd"])
+            raise _unknown(f"{where} key", sorted(unknown)[0], ENGINE_KEYS)
         name = table.get("name")
         if not isinstance(name, str) or not name.strip():
             raise ConfigError(f"{where} name: must be a non-empty string, got {name!r}")
@@ -193,10 +205,18 @@ def _engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
         for key in ("revision", "cwd"):
             if key in table and not isinstance(table[key], str):
                 raise ConfigError(f"{where} ({name}) {key}: must be a string, got {table[key]!r}")
+        info = table.get("info", {})
+        if not isinstance(info, dict):
+            raise ConfigError(f"{where} ({name}) info: must be a table such as {{ max_node = 20000 }}, got {info!r}")
         try:
-            engines.append(EngineSpec.from_command(name, command, table.get("revision"), table.get("cwd")))
+            checked_info = engine_info(info)
+        except EngineError as exc:
+            raise ConfigError(f"{where} ({name}) {exc}") from None
+        try:
+            spec = EngineSpec.from_command(name, command, table.get("revision"), table.get("cwd"))
         except EngineError as exc:
             raise ConfigError(f"{where} ({name}): {exc}") from None
+        engines.append(dataclasses.replace(spec, info=checked_info))
     return engines
 
 
@@ -212,20 +232,42 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 
 
 def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
-                 extra_engines: list[EngineSpec] | None = None) -> TournamentConfig:
-    """A checked config from parsed TOML, flag values (field name -> value, None = not given) and flag engines.
+                 extra_engines: list[EngineSpec] | None = None,
+                 extra_info: list[str] | None = None) -> TournamentConfig:
+    """A checked config from parsed TOML, flag values (field name -> value, None = not given), flag engines and
+    ``--info NAME:KEY=VALUE`` flags.
 
-    Flag engines are added after the file's; flag settings replace the file's.
+    Flag engines are added after the file's; flag settings replace the file's; a flag's INFO key replaces the
+    same key of that engine's ``info`` table, or is added after it.
     """
     values = _settings_from_toml(data)
     fields_by_name = {f.name: f for f in settings_fields()}
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name] = _coerce(fields_by_name[name], value)
-    engines = [*_engines_from_toml(data), *(extra_engines or [])]
+    engines = _with_info_flags([*_engines_from_toml(data), *(extra_engines or [])], extra_info or [])
     config = TournamentConfig(engines=tuple(engines), **values)
     validate(config)
     return config
+
+
+def _with_info_flags(engines: list[EngineSpec], flags: list[str]) -> list[EngineSpec]:
+    """`engines` with the ``--info NAME:KEY=VALUE`` flags applied (ConfigError naming the flag if one is bad)."""
+    if not flags:
+        return engines
+    by_name = {spec.name: spec for spec in engines}
+    for text in flags:
+        try:
+            name, key, value = parse_info_flag(text)
+            if name not in by_name:
+                raise EngineError(f"--info {text!r}: there is no engine {name!r} (engines: {', '.join(by_name)})")
+            info = dict(by_name[name].info)
+            info[key] = value
+            by_name[name] = dataclasses.replace(by_name[name], info=engine_info(info))
+        except EngineError as exc:
+            message = str(exc)
+            raise ConfigError(message if message.startswith("--info") else f"--info {text!r}: {message}") from None
+    return [by_name[spec.name] for spec in engines]
 
 
 def validate(config: TournamentConfig) -> None:
@@ -249,6 +291,9 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError("[game] first_move: 'begin' only works without openings (use 'board')")
     if config.openings_file and find_openings_file(config.openings_file) is None:
         raise ConfigError(f"[openings] file: {config.openings_file!r} does not exist")
+    if config.cluster and not CLUSTER_ADDRESS.fullmatch(config.cluster):
+        raise ConfigError(f"[tournament] cluster: must be a scheduler address such as tcp://HOST:8786, or local:N "
+                          f"with N >= 1, got {config.cluster!r}")
     if config.sprt and len(names) != 2:
         raise ConfigError(f"[sprt] enabled: an SPRT compares exactly two engines, got {len(names)}")
     if config.sprt and config.sprt_elo1 <= config.sprt_elo0:
@@ -267,7 +312,11 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per setting (``--timeout-turn-ms``, ``--openings``, …) plus ``--engine NAME=COMMAND``."""
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
                         help="add an engine, e.g. greedy='pbrain-monte --engine greedy'; "
-                             "pbrain-monte@REV runs Monte at git revision REV (repeatable)")
+                             "pbrain-monte@REV runs Monte at git revision REV of the current folder's repository, "
+                             "pbrain-monte@WORKTREE its working tree as it is now (repeatable)")
+    parser.add_argument("--info", action="append", default=[], metavar="NAME:KEY=VALUE",
+                        help="send engine NAME the line 'INFO KEY VALUE' after the standard ones, e.g. "
+                             "rapfi:max_node=20000 (repeatable; TOML: info = { max_node = 20000 } in its [[engine]])")
     for f in settings_fields():
         kind = type(f.default)
         help_text = f"{f.metadata['help']} (TOML {_label(f)}; default {f.default!r})"
@@ -287,4 +336,4 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     except EngineError as exc:
         raise ConfigError(f"--engine: {exc}") from None
     overrides = {f.name: getattr(args, f.name) for f in settings_fields()}
-    return build_config(data, overrides, extra)
+    return build_config(data, overrides, extra, args.info)

@@ -13,12 +13,10 @@ registered engine's process group, so a game blocked on a slow engine returns at
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import re
-import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from brain.board import BLACK, WHITE
@@ -59,7 +57,7 @@ class StopSignal:
             self._event.set()
             clients = list(self._clients)
         for client in clients:
-            _kill_group(client)
+            client.kill()
 
     def register(self, client: BrainClient) -> None:
         """Watch a started client; if a stop came first, kill it at once."""
@@ -67,22 +65,12 @@ class StopSignal:
             self._clients.add(client)
             stopped = self._event.is_set()
         if stopped:
-            _kill_group(client)
+            client.kill()
 
     def unregister(self, client: BrainClient) -> None:
         """Stop watching a client (its game has closed it)."""
         with self._lock:
             self._clients.discard(client)
-
-
-def _kill_group(client: BrainClient) -> None:
-    """SIGKILL a live client's process group from another thread; the thread that drives the client then sees the
-    end of its output and closes it as usual."""
-    if client.pid is not None and client.returncode is None:
-        try:
-            os.killpg(client.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # already gone
 
 
 @dataclass(frozen=True)
@@ -103,11 +91,13 @@ class MatchRules:
 
 @dataclass
 class _Side:
-    """One colour's engine in one game: its client, its match clock, and whether it has seen the position yet."""
+    """One colour's engine in one game: its client, what it is told at START (the game's settings plus its own
+    INFO), its match clock, and whether it has seen the position yet."""
 
     color: int
     spec: EngineSpec
     client: BrainClient
+    settings: GameSettings
     time_left_ms: float
     needs_board: bool
     stderr_path: Path | None = None
@@ -158,7 +148,10 @@ class _Game:
                              stderr_path=None if stderr is None else str(stderr))
         time_left = self.rules.settings.timeout_match_ms or NO_MATCH_LIMIT_MS
         needs_board = self.rules.first_move == "board" or bool(self.game.opening.stones)
-        return _Side(color, spec, client, time_left, needs_board, stderr)
+        settings = self.rules.settings
+        if spec.info:
+            settings = replace(settings, extra_info=settings.extra_info + spec.info)
+        return _Side(color, spec, client, settings, time_left, needs_board, stderr)
 
     def _start(self) -> Ruling | None:
         """Spawn both engines (they load in parallel), then START each; a failure loses for that engine."""
@@ -171,7 +164,7 @@ class _Game:
         for side in self.sides.values():
             if side.fault is None:
                 try:
-                    side.client.new_game(self.rules.settings, timeout_s=self.rules.start_timeout_s)
+                    side.client.new_game(side.settings, timeout_s=self.rules.start_timeout_s)
                 except BrainFault as fault:
                     side.fault = fault
         failed = [side for side in self.sides.values() if side.fault is not None]
@@ -234,15 +227,17 @@ class _Game:
         return side.client.turn(x, y, timeout_s)
 
     def _lateness(self, side: _Side, elapsed_ms: float) -> str | None:
-        """Charge the move to the side's match clock; a sentence if it was too slow, else None."""
+        """Charge the move to the side's match clock (if there is one: without, time_left stays "no limit"); a
+        sentence if it was too slow, else None."""
         settings = self.rules.settings
-        side.time_left_ms -= elapsed_ms
+        if settings.timeout_match_ms:
+            side.time_left_ms -= elapsed_ms
         turn = settings.timeout_turn_ms
-        if turn and elapsed_ms > turn + settings.tolerance_ms:
-            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
         if settings.timeout_match_ms and side.time_left_ms < -settings.tolerance_ms:
             return (f"ran out of match time ({settings.timeout_match_ms} ms + tolerance {settings.tolerance_ms} ms) "
                     f"with a move of {elapsed_ms:.0f} ms")
+        if turn and elapsed_ms > turn + settings.tolerance_ms:
+            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
         return None
 
     # --- the record -----------------------------------------------------------------------------------------------

@@ -1,10 +1,14 @@
 """Run a whole tournament: prepare engines and openings, play the schedule N games at a time, log every game at once.
 
-Each game runs on a worker thread and owns its two engine processes. Every finished game is saved as SGF and
-Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and fsynced) before the next result is looked at, so a
-killed run loses only the games in progress. ``resume`` rebuilds the same schedule, checks that the settings are those
-the log was written with, and plays only the games the log lacks: the totals come out as those of an uninterrupted
-run. Ctrl-C (or an SPRT that has decided) kills the engines of the games in progress; those games are not logged.
+A pool plays the games (tournaments/pool.py): threads of this process, each game owning its two engine processes,
+or the workers of a Dask cluster (the ``cluster`` package); the runner keeps the schedule, the statistics and the
+records. Every finished game is saved as SGF and Piskvork PSQ and appended to ``OUT/games.jsonl`` (flushed and
+fsynced) before the next result is looked at, so a killed run loses only the games in progress; a game reported
+twice is logged once. Engines at a git revision are pinned to a full sha first, and the settings written to
+``OUT/tournament.json`` hold those shas. ``resume`` rebuilds the same schedule, checks that the settings (pinned
+shas included) are those the log was written with, and plays only the games the log lacks: the totals come out as
+those of an uninterrupted run. Ctrl-C (or an SPRT that has decided) kills the engines of the games in progress;
+those games are not logged.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import dataclasses
 import json
 import signal
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,18 +25,20 @@ from typing import IO, Callable, Iterator
 
 from protocol.client import GameSettings
 from tournaments.config import TournamentConfig, find_openings_file
-from tournaments.engines import EngineSpec, prepare
-from tournaments.match import MatchRules, StopSignal, play_game
+from tournaments.engines import EngineSpec, pin
+from tournaments.match import MatchRules, StopSignal
 from tournaments.openings import Opening, arrange_openings, load_openings, random_openings
+from tournaments.pool import GamePool, LocalPool
 from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
 from tournaments.referee import Referee
 from tournaments.report import Progress, sprt_status
+from tournaments.revisions import WORKTREE
 from tournaments.scheduler import GameSpec, schedule
 from tournaments.stats import SPRT
 
 LOG_NAME = "games.jsonl"
 SETTINGS_NAME = "tournament.json"
-RUNTIME_KNOBS = ("out", "resume", "concurrency")
+RUNTIME_KNOBS = ("out", "resume", "concurrency", "repo", "cluster")
 """Settings that may differ between a run and its resumption: they do not change which games are played or how."""
 
 _POLL_S = 0.25
@@ -60,9 +66,14 @@ class TournamentResult:
 
 
 def match_rules(config: TournamentConfig) -> MatchRules:
-    """The per-game rules a config asks for."""
+    """The per-game rules a config asks for.
+
+    ``timeout_turn_ms = 0`` means no per-move limit (only the match clock), but ``INFO timeout_turn 0`` means "play
+    as fast as you can"; such engines are told that a move may take the whole match time instead.
+    """
     settings = GameSettings(
-        width=config.width, height=config.board_height, rule=config.rule, timeout_turn_ms=config.timeout_turn_ms,
+        width=config.width, height=config.board_height, rule=config.rule,
+        timeout_turn_ms=config.timeout_turn_ms or config.timeout_match_ms,
         timeout_match_ms=config.timeout_match_ms, max_memory=config.max_memory, tolerance_ms=config.tolerance_ms,
         game_type=2)
     return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
@@ -101,7 +112,21 @@ def _fingerprint(config: TournamentConfig) -> dict:
     data = json.loads(json.dumps(dataclasses.asdict(config)))
     for knob in RUNTIME_KNOBS:
         data.pop(knob)
+    for engine in data["engines"]:
+        if not engine["info"]:
+            del engine["info"]  # as logs written before engines had INFO of their own say it
     return data
+
+
+def _engine_change(before: list[dict], now: list[dict]) -> str:
+    """The first difference between two runs' engine lists, in words."""
+    for old, new in zip(before, now):
+        if old != new:
+            if old.get("name") == new.get("name") and {**old, "revision": None} == {**new, "revision": None}:
+                return (f"engine {new['name']!r} played revision {old.get('revision')} in the logged run, now "
+                        f"{new.get('revision')} (a branch moved or the working tree changed?)")
+            return f"engine {old.get('name')!r} was {old} in the logged run, now {new}"
+    return f"the logged run had {len(before)} engines, now {len(now)}"
 
 
 def _check_resumable(out: Path, config: TournamentConfig, logged: list[GameRecord],
@@ -115,6 +140,9 @@ def _check_resumable(out: Path, config: TournamentConfig, logged: list[GameRecor
         before = json.loads(settings_path.read_text())
         now = _fingerprint(config)
         changed = sorted(key for key in before.keys() | now.keys() if before.get(key) != now.get(key))
+        if "engines" in changed:
+            raise RunError(f"--resume: {_engine_change(before['engines'], now['engines'])}; resume with the same "
+                           f"engines")
         if changed:
             key = changed[0]
             raise RunError(f"--resume: setting {key!r} was {before.get(key)!r} in the logged run, now "
@@ -151,14 +179,20 @@ def _signals_handled_by(handler: Callable[[int, object], None]) -> Iterator[None
 
 
 def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, progress: IO[str] | None = None,
-                   revisions_dir: Path | None = None) -> TournamentResult:
+                   revisions_dir: Path | None = None, pool: GamePool | None = None) -> TournamentResult:
     """Play (or resume) the tournament `config` describes and return its records; see the module docstring.
 
     `stop` lets a caller end the run from another thread; `progress` receives warnings about skipped openings and
-    the live line (None: nothing is printed).
+    the live line (None: nothing is printed). `pool` plays the games: by default a `LocalPool` of
+    ``config.concurrency`` threads; a config naming a cluster needs that cluster's pool (``monte tournament``
+    connects it).
     Raises RunError (or EngineError) when the run cannot start. Called from the main thread, Ctrl-C or SIGTERM while
     games run ends the run cleanly with ``interrupted`` set.
     """
+    if pool is None:
+        if config.cluster:
+            raise RunError(f"the config names the cluster {config.cluster!r}: pass its pool (cluster.connect)")
+        pool = LocalPool(config.concurrency)
     out = Path(config.out)
     try:
         logged = read_jsonl(out / LOG_NAME) if (out / LOG_NAME).exists() else []
@@ -169,80 +203,86 @@ def run_tournament(config: TournamentConfig, *, stop: StopSignal | None = None, 
         print(f"warning: {warning}", file=progress)
     names = [engine.name for engine in config.engines]
     games = schedule(names, config.format, openings, games=config.games, rounds=config.rounds)
-    _check_resumable(out, config, logged, {game.game_id: game for game in games})
-    engines = {spec.name: prepare(spec, cache=revisions_dir) for spec in config.engines}
+    repo = Path(config.repo) if config.repo else None
+    pinned = dataclasses.replace(config, engines=tuple(pin(spec, repo) for spec in config.engines))
+    for asked, spec in zip(config.engines, pinned.engines):
+        if asked.revision is not None and progress is not None:
+            kind = "a snapshot of the working tree, tree" if asked.revision == WORKTREE else "commit"
+            print(f"{spec.name}: {asked.revision} is {kind} {spec.revision}", file=progress)
+    _check_resumable(out, pinned, logged, {game.game_id: game for game in games})
+    note = None if progress is None else (lambda text: print(text, file=progress))
+    engines = pool.prepare(pinned.engines, repo=repo, cache=revisions_dir, note=note)
     (out / "games").mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(exist_ok=True)
-    (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(config), indent=2) + "\n")
+    (out / SETTINGS_NAME).write_text(json.dumps(_fingerprint(pinned), indent=2) + "\n")
 
     result = TournamentResult(config, list(logged), len(games), warnings)
     done = {record.game_id for record in logged}
-    run = _Run(result, engines, out, stop or StopSignal(), progress)
-    run.play([game for game in games if game.game_id not in done])
+    run = _Run(result, pool, out, stop or StopSignal(), progress)
+    run.play([game for game in games if game.game_id not in done], engines, match_rules(config))
     return result
 
 
 class _Run:
-    """The playing part of a run: keeps `concurrency` games going, logs each as it finishes, and stops on Ctrl-C,
-    on an SPRT decision or when the schedule is done."""
+    """The playing part of a run: keeps the pool's capacity of games going, logs each as it finishes (once, by game
+    id, however often a pool reports it), and stops on Ctrl-C, on an SPRT decision or when the schedule is done."""
 
-    def __init__(self, result: TournamentResult, engines: dict[str, EngineSpec], out: Path, stop: StopSignal,
+    def __init__(self, result: TournamentResult, pool: GamePool, out: Path, stop: StopSignal,
                  progress: IO[str] | None) -> None:
         config = result.config
         self.result = result
-        self.engines = engines
+        self.pool = pool
         self.out = out
         self.stop = stop
-        self.rules = match_rules(config)
+        self.logged = {record.game_id for record in result.records}
         self.sprt = SPRT(config.sprt_elo0, config.sprt_elo1, config.sprt_alpha, config.sprt_beta) \
             if config.sprt else None
         self.meter = None if progress is None else Progress(progress, result.total, result.names)
         self.signalled = False
 
-    def play(self, todo: list[GameSpec]) -> None:
+    def play(self, todo: list[GameSpec], engines: dict[str, EngineSpec], rules: MatchRules) -> None:
         """Play `todo` until it is done, the SPRT decides, `stop` is set or a signal asks to stop."""
-        pending = iter(todo)
-        running: set[Future] = set()
-        concurrency = self.result.config.concurrency
+        pending = deque(todo)
+        pool = self.pool
         self._show(0)
-        with _signals_handled_by(self._on_signal), ThreadPoolExecutor(concurrency, thread_name_prefix="game") as pool:
+        with _signals_handled_by(self._on_signal):
+            pool.start(engines, rules, self.stop, self.out / "logs")
             try:
                 while not self.signalled:
-                    while not (self.signalled or self.stop.is_set() or self._decided()) and len(running) < concurrency:
-                        game = next(pending, None)
-                        if game is None:
-                            break
-                        running.add(pool.submit(play_game, game, self.engines, self.rules, self.stop,
-                                                self.out / "logs"))
-                    if not running:
-                        break
-                    finished, running = wait(running, timeout=_POLL_S, return_when=FIRST_COMPLETED)
-                    self._collect(finished, len(running))
+                    while pending and not self._stopping() and pool.running() < pool.capacity():
+                        pool.submit(pending.popleft())
+                    if not pool.running() and (not pending or self._stopping()):
+                        break  # all done, or stopping and nothing left to wait for (a cluster may have no room yet)
+                    self._collect(pool.completed(_POLL_S), pool.running())
                     if self._decided():
                         self.stop.set()
             finally:
-                self.stop.set()  # kills the engines of games still running; they return at once, unlogged
-                self._collect(wait(running).done, 0)
+                self.stop.set()  # the pool stops the games still running; they return at once, unlogged
+                self._collect(pool.finish(), 0)
                 if self.meter is not None:
                     self.meter.finish()
         self.result.interrupted = self.signalled
         self._decided()
+
+    def _stopping(self) -> bool:
+        """Whether no more games should start: a signal, a stop from the caller, or an SPRT decision."""
+        return self.signalled or self.stop.is_set() or self._decided()
 
     def _on_signal(self, signum: int, frame: object) -> None:
         """Ctrl-C or SIGTERM: only note it; the loop stops within one poll. (Doing more here could interrupt the
         main thread while it holds a lock the stop needs.)"""
         self.signalled = True
 
-    def _collect(self, futures: set[Future], running: int) -> None:
-        """Log the games that finished (not those a stop interrupted) and update the progress line."""
-        for future in futures:
-            record = future.result()
-            if record.termination is not Termination.INTERRUPTED:
+    def _collect(self, records: list[GameRecord], running: int) -> None:
+        """Log the games that finished (not those a stop interrupted, nor one already logged) and update the
+        progress line."""
+        for record in records:
+            if record.termination is not Termination.INTERRUPTED and record.game_id not in self.logged:
                 _save(self.out, record)
+                self.logged.add(record.game_id)
                 self.result.records.append(record)
-        if futures:
+        if records:
             self._show(running)
-
     def _show(self, running: int) -> None:
         if self.meter is not None and self.result.records:
             self.meter.update(self.result.records, running)

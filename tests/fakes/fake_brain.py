@@ -5,7 +5,8 @@
 Modes: good; crash (exit 3 when asked for move N); hang (never answer move N, ignore SIGTERM); garbage (a garbage
 line, then a legal move, at move N); occupied (answer an occupied cell at move N, or at the first later move when
 the board is still empty); offboard (answer x = width at move N); slow (sleep --delay-ms before answering move N);
-refuse (answer ERROR to move N, and UNKNOWN to ABOUT); start-error (answer ERROR to START); crash-on-start (exit 4
+refuse (answer ERROR to move N, and UNKNOWN to ABOUT); complain (an ERROR line, then a legal move, at move N,
+as a brain reports a setting it cannot meet); gate (answer move N only once the file --gate exists); start-error (answer ERROR to START); crash-on-start (exit 4
 on START); spawn-child (start a sleeping child process and announce its pid as ``MESSAGE child <pid>``, to prove
 that a manager kills the whole process group). Each legal move comes after a ``MESSAGE fake move <n>`` line.
 Moves are counted per game from 1; BEGIN, TURN and BOARD each ask for one. Stdlib only, so it starts fast.
@@ -14,22 +15,24 @@ Moves are counted per game from 1; BEGIN, TURN and BOARD each ask for one. Stdli
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import subprocess
 import sys
 import time
 
-MOVE_MODES = ("crash", "hang", "garbage", "occupied", "offboard", "slow", "refuse")
+MOVE_MODES = ("crash", "hang", "garbage", "occupied", "offboard", "slow", "refuse", "complain", "gate")
 MODES = ("good", *MOVE_MODES, "start-error", "crash-on-start", "spawn-child")
 
 
 class FakeBrain:
     """The protocol state of one fake brain: board size, occupied cells, the move count, and its mode."""
 
-    def __init__(self, mode: str, at: int, delay_ms: int) -> None:
+    def __init__(self, mode: str, at: int, delay_ms: int, gate: str = "") -> None:
         self.mode = mode
         self.at = at
         self.delay_s = delay_ms / 1000.0
+        self.gate = gate
         self.width = self.height = 0
         self.stones: set[tuple[int, int]] = set()
         self.moves_asked = 0
@@ -87,6 +90,10 @@ class FakeBrain:
             self.reply(f"{self.width},0")
         elif self.mode == "refuse":
             self.reply(f"ERROR the fake brain refuses move {self.moves_asked}")
+        elif self.mode == "complain":
+            self.reply("ERROR the fake brain cannot meet this max_memory")
+        while self.mode == "gate" and not os.path.exists(self.gate):
+            time.sleep(0.01)
         return self.mode in ("occupied", "offboard", "refuse")
 
     def read_board(self) -> None:
@@ -136,13 +143,14 @@ def main() -> None:
     parser.add_argument("--mode", choices=MODES, default="good")
     parser.add_argument("--at", type=int, default=1, help="the move number (per game, from 1) to misbehave at")
     parser.add_argument("--delay-ms", type=int, default=2000, help="how long the slow mode sleeps")
+    parser.add_argument("--gate", default="", help="the file the gate mode waits for")
     args = parser.parse_args()
     if args.mode == "hang":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.mode == "spawn-child":
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         print(f"MESSAGE child {child.pid}", flush=True)
-    brain = FakeBrain(args.mode, args.at, args.delay_ms)
+    brain = FakeBrain(args.mode, args.at, args.delay_ms, args.gate)
     for line in iter(sys.stdin.readline, ""):
         brain.handle(line.strip())
 
