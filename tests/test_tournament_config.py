@@ -86,6 +86,30 @@ def test_an_engine_carries_its_own_info_from_toml_and_flags():
     assert x.info == () and y.info == (("max_node", "700"), ("thread_num", "2"))
 
 
+def test_an_engine_flag_named_like_a_file_engine_replaces_it_keeping_its_info(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text('[tournament]\nformat = "gauntlet"\n[[engine]]\nname = "me"\ncommand = "pbrain-me"\n'
+                    '[[engine]]\nname = "rapfi"\ncommand = "pbrain-rapfi"\ninfo = { thread_num = 1 }\n'
+                    '[[engine]]\nname = "pela"\ncommand = "pbrain-pela"\n')
+    args = cli.build_parser().parse_args(["tournament", str(path), "--engine", "rapfi=/opt/rapfi --x",
+                                          "--engine", "wine=/opt/wine"])
+    engines = config_from_args(args).engines
+    assert [(e.name, e.command) for e in engines] == [
+        ("me", ("pbrain-me",)), ("rapfi", ("/opt/rapfi", "--x")), ("pela", ("pbrain-pela",)), ("wine", ("/opt/wine",))]
+    assert engines[1].info == (("thread_num", "1"),)
+
+
+def test_only_keeps_the_named_engines_in_the_file_order_and_refuses_an_unknown_one(tmp_path, capsys):
+    path = tmp_path / "g.toml"
+    path.write_text('[tournament]\nformat = "gauntlet"\n' + "".join(
+        f'[[engine]]\nname = "{n}"\ncommand = "pbrain-{n}"\n' for n in ("me", "a", "b", "c")))
+    args = cli.build_parser().parse_args(["tournament", str(path), "--only", "b, me"])
+    assert [e.name for e in config_from_args(args).engines] == ["me", "b"]
+    assert cli.main(["tournament", str(path), "--only", "me,zz"]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--only: there is no engine 'zz'" in err
+
+
 @pytest.mark.parametrize("flag, message", [
     ("z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
     ("x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),

@@ -233,22 +233,48 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 
 def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
                  extra_engines: list[EngineSpec] | None = None,
-                 extra_info: list[str] | None = None) -> TournamentConfig:
-    """A checked config from parsed TOML, flag values (field name -> value, None = not given), flag engines and
-    ``--info NAME:KEY=VALUE`` flags.
+                 extra_info: list[str] | None = None, only: list[str] | None = None) -> TournamentConfig:
+    """A checked config from parsed TOML, flag values (field name -> value, None = not given), flag engines,
+    ``--info NAME:KEY=VALUE`` flags and the ``--only`` selection of engines (none: all of them).
 
-    Flag engines are added after the file's; flag settings replace the file's; a flag's INFO key replaces the
-    same key of that engine's ``info`` table, or is added after it.
+    A flag engine named like one of the file's takes its place (its command, and the file's ``info`` table unless
+    it brings its own), so a user points a shipped config at their own builds; other flag engines are added after
+    the file's. Flag settings replace the file's; a flag's INFO key replaces the same key of that engine's
+    ``info`` table, or is added after it.
     """
     values = _settings_from_toml(data)
     fields_by_name = {f.name: f for f in settings_fields()}
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name] = _coerce(fields_by_name[name], value)
-    engines = _with_info_flags([*_engines_from_toml(data), *(extra_engines or [])], extra_info or [])
+    engines = _with_info_flags(_replaced(_engines_from_toml(data), extra_engines or []), extra_info or [])
+    if only:
+        engines = _selected(engines, only)
     config = TournamentConfig(engines=tuple(engines), **values)
     validate(config)
     return config
+
+
+def _replaced(file_engines: list[EngineSpec], flag_engines: list[EngineSpec]) -> list[EngineSpec]:
+    """The file's engines with the flag engines of the same name in their place, then the other flag engines."""
+    engines = list(file_engines)
+    position = {spec.name: i for i, spec in enumerate(engines)}
+    for spec in flag_engines:
+        i = position.get(spec.name)
+        if i is None:
+            engines.append(spec)
+        else:
+            engines[i] = spec if spec.info else dataclasses.replace(spec, info=engines[i].info)
+    return engines
+
+
+def _selected(engines: list[EngineSpec], names: list[str]) -> list[EngineSpec]:
+    """The engines named in `names`, in the order they were listed (ConfigError naming an unknown one)."""
+    known = [spec.name for spec in engines]
+    for name in names:
+        if name not in known:
+            raise ConfigError(f"--only: there is no engine {name!r} (engines: {', '.join(known)})")
+    return [spec for spec in engines if spec.name in names]
 
 
 def _with_info_flags(engines: list[EngineSpec], flags: list[str]) -> list[EngineSpec]:
@@ -311,9 +337,12 @@ def find_openings_file(name: str) -> Path | None:
 def add_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per setting (``--timeout-turn-ms``, ``--openings``, …) plus ``--engine NAME=COMMAND``."""
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
-                        help="add an engine, e.g. greedy='pbrain-monte --engine greedy'; "
-                             "pbrain-monte@REV runs Monte at git revision REV of the current folder's repository, "
+                        help="add an engine, e.g. greedy='pbrain-monte --engine greedy', or replace the file's "
+                             "engine of that name (e.g. rapfi=$HOME/bin/pbrain-rapfi); pbrain-monte@REV runs Monte at git revision REV of the current folder's repository, "
                              "pbrain-monte@WORKTREE its working tree as it is now (repeatable)")
+    parser.add_argument("--only", default="", metavar="NAME,NAME",
+                        help="play only these engines of the file's and the flags' (comma-separated), e.g. "
+                             "--only monte,pela; a gauntlet's first engine stays the one listed first")
     parser.add_argument("--info", action="append", default=[], metavar="NAME:KEY=VALUE",
                         help="send engine NAME the line 'INFO KEY VALUE' after the standard ones, e.g. "
                              "rapfi:max_node=20000 (repeatable; TOML: info = { max_node = 20000 } in its [[engine]])")
@@ -336,4 +365,5 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     except EngineError as exc:
         raise ConfigError(f"--engine: {exc}") from None
     overrides = {f.name: getattr(args, f.name) for f in settings_fields()}
-    return build_config(data, overrides, extra, args.info)
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    return build_config(data, overrides, extra, args.info, only)
