@@ -40,6 +40,17 @@ def test_a_faulty_engine_loses_both_colours_with_its_reason(tmp_path, mode, term
     assert processes_in(tmp_path) == []
 
 
+def test_under_garbage_ignore_a_stray_line_before_a_move_is_kept_and_the_game_goes_on(tmp_path):
+    # Some engines print their own info lines (PentaZen's search lines): the Gomocup judge ignores them.
+    engines = [fake("good", cwd=tmp_path), fake("chatty", "garbage", "--at", "2", cwd=tmp_path)]
+    result = run_tournament(config(tmp_path / "out", engines, games=2, garbage="ignore"))
+    for game in result.records:
+        assert game.termination is not Termination.GARBAGE, game.detail
+        chatty_moves = [m for i, m in enumerate(game.moves) if (i % 2 == 0) == (game.black == "chatty")]
+        assert len(chatty_moves) >= 2  # its second move, the one after the stray line, was played
+    assert processes_in(tmp_path) == []
+
+
 def test_two_engines_that_both_fail_to_start_draw(tmp_path):
     engines = [fake("refuses", "start-error"), fake("dies", "crash-on-start")]
     result = run_tournament(config(tmp_path / "out", engines, games=2))

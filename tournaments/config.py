@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.board import MAX_SIZE, MIN_SIZE
+from protocol.client import GARBAGE_POLICIES
 from tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
 from tournaments.scheduler import pairings
 
@@ -95,6 +96,9 @@ class TournamentConfig:
                               choices=FIRST_MOVES)
     draw_after: int = setting("game", 0, "draw once this many stones are on the board (0: never)", minimum=0)
     memory_loses: bool = setting("game", False, "an engine whose peak memory exceeds max_memory loses")
+    garbage: str = setting("game", "forfeit", "a line that is neither a move nor a message (MESSAGE, DEBUG, "
+                           "ERROR, ...): forfeit loses the game, ignore keeps it as a message (the Gomocup judge "
+                           "and c-gomoku-cli ignore such lines)", choices=GARBAGE_POLICIES)
 
     openings_file: str = setting("openings", "", "openings file (offset or pos format)", key="file",
                                  flag="openings")

@@ -87,6 +87,9 @@ class MatchRules:
     """An engine whose peak memory exceeds ``settings.max_memory`` loses."""
     start_timeout_s: float = 15.0
     """How long an engine may take to answer START."""
+    garbage: str = "forfeit"
+    """A line that is neither an answer nor a message: "forfeit" (the engine loses) or "ignore" (kept with its
+    messages, as the Gomocup judge and c-gomoku-cli do)."""
 
 
 @dataclass
@@ -145,7 +148,7 @@ class _Game:
             safe_name = re.sub(r"[^\w.-]+", "_", spec.name)
             stderr = self.log_dir / f"game{self.game.game_id:05d}-{COLOR_NAMES[color]}-{safe_name}.stderr"
         client = BrainClient(spec.command, name=spec.name, cwd=spec.cwd,
-                             stderr_path=None if stderr is None else str(stderr))
+                             stderr_path=None if stderr is None else str(stderr), garbage=self.rules.garbage)
         time_left = self.rules.settings.timeout_match_ms or NO_MATCH_LIMIT_MS
         needs_board = self.rules.first_move == "board" or bool(self.game.opening.stones)
         settings = self.rules.settings

@@ -77,7 +77,8 @@ def match_rules(config: TournamentConfig) -> MatchRules:
         timeout_match_ms=config.timeout_match_ms, max_memory=config.max_memory, tolerance_ms=config.tolerance_ms,
         game_type=2)
     return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
-                      memory_loses=config.memory_loses, start_timeout_s=config.start_timeout_ms / 1000.0)
+                      memory_loses=config.memory_loses, start_timeout_s=config.start_timeout_ms / 1000.0,
+                      garbage=config.garbage)
 
 
 def build_openings(config: TournamentConfig) -> tuple[list[Opening], list[str]]:
@@ -115,6 +116,8 @@ def _fingerprint(config: TournamentConfig) -> dict:
     for engine in data["engines"]:
         if not engine["info"]:
             del engine["info"]  # as logs written before engines had INFO of their own say it
+    if data["garbage"] == "forfeit":
+        del data["garbage"]  # ...and before the garbage policy was a setting
     return data
 
 
