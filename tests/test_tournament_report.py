@@ -9,7 +9,8 @@ import math
 import pytest
 
 from tournaments.records import GameRecord, Termination
-from tournaments.report import Progress, engine_tallies, pairing_tallies, sprt_status, standings
+from tournaments.report import (Progress, engine_tallies, move_times, pairing_tallies, sprt_status, standings,
+                                 time_table)
 from tournaments.stats import SPRT
 
 
@@ -82,3 +83,18 @@ def test_progress_prints_one_line_per_update_off_a_terminal():
     assert len(lines) == 2
     assert "2/10 games, a 2/2" in lines[0] and "1 playing" in lines[0]
     assert "4/10 games, a 2.5/4" in lines[1]
+
+
+def test_move_times_take_each_engines_own_moves_whoever_moves_first_after_the_opening():
+    odd_opening = GameRecord(game_id=1, pairing=("a", "b"), pair_index=0, black="a", white="b", width=15, height=15,
+                             rule=0, opening=[(7, 7), (8, 8), (6, 6)], moves=[(1, 1, 10), (2, 2, 20), (3, 3, 30)],
+                             winner="a", termination=Termination.FIVE, detail="")
+    empty_opening = GameRecord(game_id=2, pairing=("a", "b"), pair_index=0, black="b", white="a", width=15, height=15,
+                               rule=0, opening=[], moves=[(1, 1, 40), (2, 2, 50), (3, 3, 60), (4, 4, 70)],
+                               winner="a", termination=Termination.FIVE, detail="")
+    # after 3 opening stones white ("b" in game 1) moves first; with none, black ("b" in game 2) does
+    assert move_times([odd_opening, empty_opening], "a") == [20, 50, 70]
+    assert move_times([odd_opening, empty_opening], "b") == [10, 30, 40, 60]
+    table = "\n".join(time_table([odd_opening, empty_opening], ["a", "b"], 100))
+    assert "a       3      50         70      70          50%" in table
+    assert "b       4      35         60      60          35%" in table

@@ -68,7 +68,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
             result = run_tournament(config, progress=sys.stderr, pool=pool)
     except (ConfigError, EngineError, RunError) as exc:
         raise UsageError(str(exc)) from None
-    print(standings(result.records, result.names, config.format))
+    print(standings(result.records, result.names, config.format, config.timeout_turn_ms))
     if result.sprt_line:
         print(result.sprt_line)
     print(f"games: {config.out}/games.jsonl, SGF and PSQ in {config.out}/games/", file=sys.stderr)

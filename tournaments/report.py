@@ -9,6 +9,7 @@ opening and, with Gomoku's strong first-move advantage, are not independent.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Sequence
@@ -16,6 +17,9 @@ from typing import IO, Iterable, Sequence
 from tournaments.records import GameRecord
 from tournaments.stats import SPRT, EloEstimate, elo_from_pentanomial
 from tournaments.scheduler import pairings
+
+BLACK_FIRST, WHITE_FIRST = 0, 1
+"""Which of a record's moves (even or odd indices) are black's: black's when the opening leaves black to move."""
 
 
 @dataclass
@@ -126,8 +130,41 @@ def _tally_row(label: str, tally: Tally) -> list[str]:
             f"{tally.score:g}/{tally.games}", *_elo_cells(tally.elo()), _reasons(tally.reasons)]
 
 
-def standings(records: Sequence[GameRecord], names: Sequence[str], format: str) -> str:
-    """The final tables: one row per engine (best score first) and one per pairing."""
+def move_times(records: Iterable[GameRecord], name: str) -> list[int]:
+    """Every move time (ms) of `name` over `records`, as the runner measured them."""
+    times = []
+    for record in records:
+        if name not in (record.black, record.white):
+            continue
+        # the opening's stones alternate from black, so the first engine move is black's when the opening is even
+        first = BLACK_FIRST if len(record.opening) % 2 == 0 else WHITE_FIRST
+        mine = first if record.black == name else 1 - first
+        times += [ms for i, (_, _, ms) in enumerate(record.moves) if i % 2 == mine]
+    return times
+
+
+def _percentile(values: list[int], fraction: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def time_table(records: Sequence[GameRecord], names: Sequence[str], turn_ms: int) -> list[str]:
+    """One row per engine: how many moves it made and how long they took (median, 90th percentile, longest), and
+    the median as a share of the per-move limit `turn_ms` (0: none)."""
+    rows = []
+    for name in names:
+        times = move_times(records, name)
+        if not times:
+            continue
+        median = statistics.median(times)
+        share = f"{100 * median / turn_ms:.0f}%" if turn_ms else "-"
+        rows.append([name, str(len(times)), f"{median:g}", str(_percentile(times, 0.9)), str(max(times)), share])
+    return _table(["engine", "moves", "median ms", "90% ms", "longest ms", "median / turn"], rows)
+
+
+def standings(records: Sequence[GameRecord], names: Sequence[str], format: str, turn_ms: int = 0) -> str:
+    """The final tables: one row per engine (best score first), one per pairing, and each engine's time per move
+    (`turn_ms`: the per-move limit, 0 if none)."""
     engines = engine_tallies(records, names)
     ranked = sorted(names, key=lambda n: (-engines[n].score, names.index(n)))
     columns = ["games", "W", "L", "D", "score", "Elo", "95% interval", "LOS"]
@@ -136,6 +173,8 @@ def standings(records: Sequence[GameRecord], names: Sequence[str], format: str) 
     lines += ["", "Pairings (W/L/D, Elo and LOS for the first engine)"]
     rows = [_tally_row(f"{a} vs {b}", t) for (a, b), t in pairing_tallies(records, names, format).items()]
     lines += _table(["pairing", *columns, "endings"], rows)
+    lines += ["", "Time per move (as the runner measured it)"]
+    lines += time_table(records, names, turn_ms)
     return "\n".join(lines)
 
 
