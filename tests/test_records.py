@@ -178,8 +178,8 @@ def test_lines_that_are_not_records_are_refused(tmp_path, line, reason):
 def test_an_unknown_termination_is_refused(tmp_path):
     log = tmp_path / "games.jsonl"
     append_jsonl(log, known_game())
-    log.write_bytes(log.read_bytes().replace(b'"five"', b'"resign"'))
-    with pytest.raises(ValueError, match="games.jsonl:1: not a game record.*resign"):
+    log.write_bytes(log.read_bytes().replace(b'"five"', b'"abandoned"'))
+    with pytest.raises(ValueError, match="games.jsonl:1: not a game record.*abandoned"):
         read_jsonl(log)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, ContextManager, Sequence
 
 from analysis import analyze, render
+from play import terminal
 from tournaments.config import ConfigError, add_flags, config_from_args
 from tournaments.engines import EngineError
 from tournaments.pool import GamePool
@@ -143,6 +144,8 @@ COMMANDS: list[Command] = [
             _configure_nothing, _run_warmup),
     Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
             _configure_clock, _run_clock),
+    Command("play", "a game in the terminal: you against Monte (or any pbrain engine), two people, or two engines",
+            terminal.configure, _fixable(terminal.run)),
     Command("analyze", "what Monte thinks of a position: its move, the top moves with visits, win rate and line",
             analyze.configure, _fixable(analyze.run)),
     Command("render", "an SVG picture of a position or a whole game (SGF, .psq, games.jsonl or a move list)",

@@ -32,6 +32,7 @@ class Termination(str, enum.Enum):
     DRAW_FULL = "draw-full"
     DRAW_MOVES = "draw-moves"
     INTERRUPTED = "interrupted"
+    RESIGN = "resign"
 
     def __str__(self) -> str:
         return self.value
@@ -207,6 +208,8 @@ def _sgf_result(record: GameRecord) -> str:
     side = "B" if record.winner == record.black else "W"
     if record.termination == Termination.FIVE:
         return f"{side}+"
+    if record.termination == Termination.RESIGN:
+        return f"{side}+R"
     return f"{side}+{'T' if record.termination == Termination.TIME else 'F'}"
 
 
@@ -214,9 +217,9 @@ def to_sgf(record: GameRecord) -> str:
     """The game as SGF: ``FF[4] GM[4]``, ``SZ[15]`` or ``SZ[w:h]``, players, result and every stone as B[]/W[].
 
     Points are two letters, column then row, from ``a`` at the top-left (``A``.. past ``z``, as FF[4] allows for
-    boards over 26). The opening stones come first as ordinary moves; RE is ``B+``/``W+`` for a five, ``+T`` for a
-    time loss, ``+F`` for any other forfeit, ``0`` for a draw and ``Void`` for an unfinished game. The root comment
-    keeps the rule and how the game ended.
+    boards over 26). The opening stones come first as ordinary moves; RE is ``B+``/``W+`` for a five, ``+R`` for a
+    resignation, ``+T`` for a time loss, ``+F`` for any other forfeit, ``0`` for a draw and ``Void`` for an
+    unfinished game. The root comment keeps the rule and how the game ended.
     """
     size = str(record.width) if record.width == record.height else f"{record.width}:{record.height}"
     root = [
