@@ -139,9 +139,8 @@ class Match:
             try:
                 seat.start(settings)
             except BrainFault as fault:
-                self.game.end(Ruling(Termination.START_ERROR, 3 - color,
-                                     f"{COLOR_NAMES[color]} ({seat.name}) failed to start: {fault}"))
-                return
+                raise ValueError(f"{COLOR_NAMES[color]} ({' '.join(seat.client.command)}) failed to start: "
+                                 f"{fault}") from None
             self.game.names[color] = seat.name
 
     def play(self) -> None:
@@ -191,7 +190,15 @@ class Match:
         return info.summary(self.game.board.height) if info else ""
 
     def _read(self, prompt: str) -> str | None:
-        """A line from the person, or None at the end of input."""
+        """A line from the person (with line editing and history on a terminal), or None at the end of input."""
+        if self.stdin.isatty() and self.stdin is sys.stdin:
+            import readline  # noqa: F401  (input() edits lines with it once imported)
+
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                self.say("")
+                return None
         self.out.write(prompt)
         self.out.flush()
         line = self.stdin.readline()
