@@ -270,6 +270,7 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
+    assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]
     assert parse_search_info("MESSAGE fake move 3") is None
 
 
