@@ -15,7 +15,7 @@ import sys
 import time
 from typing import IO, TextIO
 
-from analysis.notation import line_names, parse_point, parse_rule, point_name, rule_name
+from analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
 from analysis.positions import load_game
 from brain.board import BLACK, WHITE
 from brain.rules import RULE_RENJU
@@ -75,11 +75,7 @@ def _new_game(args: argparse.Namespace, names: dict[int, str]) -> Game:
         saved = load_game(args.load, rule=None if args.rule is None else parse_rule(args.rule))
         moves = len(saved.stones) if args.move is None else args.move
         return Game.from_saved(saved, moves, names)
-    width, _, height = args.size.lower().partition("x")
-    try:
-        width, height = int(width), int(height or width)
-    except ValueError:
-        raise ValueError(f"--size {args.size!r} is not N or WxH") from None
+    width, height = parse_size(args.size)
     return Game(width, height, parse_rule(args.rule or "freestyle"), names)
 
 

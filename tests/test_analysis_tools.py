@@ -5,7 +5,6 @@ board's text, the game model and the reading of engines' search info."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
