@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the game the arguments describe; ValueError for an argument the user can fix."""
     if args.time <= 0:
         raise ValueError(f"--time must be positive, not {args.time}")
+    if args.move is not None and not args.load:
+        raise ValueError("--move needs --load FILE: the game whose first moves to play on from")
     commands = {BLACK: engine_command(args.black), WHITE: engine_command(args.white)}
     names = {color: "human" if commands[color] is None else commands[color][0] for color in (BLACK, WHITE)}
     game = _new_game(args, names)
