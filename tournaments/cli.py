@@ -125,6 +125,26 @@ def _run_bench(args: argparse.Namespace) -> int:
     return bench.report(args.seconds, args.repeats, args.json)
 
 
+def _configure_fit_eval(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("games", nargs="+", help="games.jsonl files of tournament runs (self-play and sparring)")
+    parser.add_argument("--holdout", type=float, default=0.2,
+                        help="share of the games kept out of the fit to measure it (default 0.2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the held-out games' choice (default 1)")
+    parser.add_argument("--skip-plies", type=int, default=4,
+                        help="positions before this ply are not used (default 4: the opening's stones)")
+
+
+def _run_fit_eval(args: argparse.Namespace) -> int:
+    from tournaments import texel
+    from tournaments.records import read_jsonl
+
+    if not 0.0 <= args.holdout < 1.0:
+        raise UsageError(f"--holdout must be in [0, 1), not {args.holdout}")
+    records = [record for path in args.games for record in read_jsonl(path)]
+    print(texel.report(records, args.holdout, args.seed, args.skip_plies))
+    return 0
+
+
 def _fixable(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """A tool whose ValueError (a bad position, move or option) or OSError (a file) is the user's to fix: one line
     and exit code 2."""
@@ -153,6 +173,8 @@ COMMANDS: list[Command] = [
             analyze.configure, _fixable(analyze.run)),
     Command("render", "an SVG picture of a position or a whole game (SGF, .psq, games.jsonl or a move list)",
             render.configure, _fixable(render.run)),
+    Command("fit-eval", "fit the learned evaluation (pbrain-monte --set eval_model=1) to played games (Texel)",
+            _configure_fit_eval, _fixable(_run_fit_eval)),
 ]
 
 
