@@ -127,6 +127,14 @@ class MctsPlayer:
         self._zone_mark = np.zeros(0, dtype=np.uint8)
         self._zone_cells = np.zeros(0, dtype=np.int32)
         self._memory = -1
+        self.last_report: SearchReport | None = None
+        """What the last move's search found (None when it fell back to any legal move); ``brain.analysis``
+        reads it with the tree."""
+        self.last_refuted: set[int] = set()
+        """The last move's root children (tree slots) found lost by the root filter's or final check's threat
+        searches."""
+        self.last_nodes = 0
+        """The nodes the last move searched (MCTS iterations, VCF and VCT nodes)."""
 
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -150,8 +158,11 @@ class MctsPlayer:
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
+        self.last_report, self.last_refuted = None, set()
         with SearchLimits(limits) as search_limits:
-            return self._choose(board, search_limits)
+            choice = self._choose(board, search_limits)
+            self.last_nodes = search_limits.nodes
+            return choice
 
     def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
         started = time.monotonic()
@@ -184,6 +195,7 @@ class MctsPlayer:
                                        limits.now() + self.options.filter_share * thinking, limits)
         iterations = self._run(st, tree, color, limits)
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
+        self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
         if tree.proven[root] < 0 or tree.proven[child] == 1:
             child = self._longest_defence(tree, root, loss_plies)
@@ -431,6 +443,7 @@ class MctsPlayer:
             winrate = 1.0
         report = SearchReport((x, y), iterations, time.monotonic() - started, int(tree.meta[M_MAXDEPTH]),
                               winrate, pv or [(x, y)], note)
+        self.last_report = report
         return MoveChoice(x, y, report.line())
 
     @staticmethod

@@ -25,7 +25,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -198,12 +198,15 @@ class BrainClient:
 
     def __init__(self, command: Sequence[str], *, name: str | None = None, cwd: str | None = None,
                  env: Mapping[str, str] | None = None, stderr_path: str | None = None,
-                 garbage: str = "forfeit", write_timeout_s: float = WRITE_TIMEOUT_S) -> None:
+                 garbage: str = "forfeit", write_timeout_s: float = WRITE_TIMEOUT_S,
+                 on_chat: Callable[[str], None] | None = None) -> None:
         """`command` is the program and its arguments; `env` replaces the environment (None inherits it);
         `stderr_path` receives the brain's stderr (appended; None discards it); `garbage` is "forfeit" (a line
         that is not an answer and not MESSAGE/DEBUG/SUGGEST/OK/ERROR/UNKNOWN is a GARBAGE fault) or "ignore" (such
         lines are kept with the messages, as the Gomocup judge does); `write_timeout_s` bounds the wait for the
-        brain to read lines sent outside a timed request (INFO, END, YXSTOP)."""
+        brain to read lines sent outside a timed request (INFO, END, YXSTOP); `on_chat` is called with each line
+        kept with the messages as soon as it is read, in the driving thread (live search info while a move is
+        awaited)."""
         if isinstance(command, str) or not command:
             raise ValueError(f"command must be a non-empty sequence of arguments, not {command!r}")
         if garbage not in GARBAGE_POLICIES:
@@ -215,6 +218,7 @@ class BrainClient:
         self._stderr_path = stderr_path
         self._garbage = garbage
         self._write_timeout_s = write_timeout_s
+        self._on_chat = on_chat
         self._proc: subprocess.Popen | None = None
         self._lines: queue.Queue = queue.Queue()
         self._reader: threading.Thread | None = None
@@ -469,6 +473,8 @@ class BrainClient:
         if kind not in ("chat", "refusal") and self._garbage == "forfeit":
             raise BrainFault(Fault.GARBAGE, detail, elapsed_ms)
         self._messages.append(line)
+        if self._on_chat is not None:
+            self._on_chat(line)
         return True
 
     def _next_line(self, what: str, started: float, deadline: float, timeout_s: float) -> tuple[float, str]:

@@ -178,8 +178,8 @@ def test_lines_that_are_not_records_are_refused(tmp_path, line, reason):
 def test_an_unknown_termination_is_refused(tmp_path):
     log = tmp_path / "games.jsonl"
     append_jsonl(log, known_game())
-    log.write_bytes(log.read_bytes().replace(b'"five"', b'"resign"'))
-    with pytest.raises(ValueError, match="games.jsonl:1: not a game record.*resign"):
+    log.write_bytes(log.read_bytes().replace(b'"five"', b'"abandoned"'))
+    with pytest.raises(ValueError, match="games.jsonl:1: not a game record.*abandoned"):
         read_jsonl(log)
 
 
@@ -201,3 +201,58 @@ def test_appends_from_many_threads_stay_whole_lines(tmp_path):
     for thread in threads:
         thread.join()
     assert sorted(g.game_id for g in read_jsonl(log)) == sorted(100 * t + i for t in range(6) for i in range(15))
+
+
+# --- reading SGF and PSQ back -----------------------------------------------------------------------------------------
+
+def _colored(game: GameRecord) -> list[tuple[int, int, int]]:
+    stones = [*game.opening, *((x, y) for x, y, _ in game.moves)]
+    return [(x, y, 1 + i % 2) for i, (x, y) in enumerate(stones)]
+
+
+@pytest.mark.parametrize("changes", [{}, {"width": 20, "height": 12, "rule": 4},
+                                     {"width": 30, "height": 30, "opening": [(27, 28)], "rule": 9}])
+def test_sgf_round_trips_size_rule_names_result_and_every_stone(changes):
+    game = known_game(**changes)
+    saved = records.read_sgf(to_sgf(game))
+    assert (saved.width, saved.height, saved.rule) == (game.width, game.height, game.rule)
+    assert (saved.black, saved.white, saved.result) == ("alpha", "beta", "B+")
+    assert saved.stones == _colored(game)
+
+
+def test_psq_round_trips_size_names_and_every_stone_with_the_rule_given():
+    game = known_game(width=20, height=18)
+    saved = records.read_psq(to_psq(game), rule=1)
+    assert (saved.width, saved.height, saved.rule, saved.black, saved.white) == (20, 18, 1, "alpha", "beta")
+    assert saved.stones == _colored(game)
+
+
+def test_sgf_from_another_editor_follows_the_main_line_with_setup_stones_and_escapes():
+    text = "(;GM[4]SZ[15]PB[a \\] b]AB[hh][ii]AW[hi]\n;B[jj]C[good]\n(;W[kk];B[ll])(;W[aa]))"
+    saved = records.read_sgf(text)
+    assert saved.black == "a ] b" and saved.rule == 0
+    assert saved.stones == [(7, 7, 1), (8, 8, 1), (7, 8, 2), (9, 9, 1), (10, 10, 2), (11, 11, 1)]
+
+
+@pytest.mark.parametrize("text, error", [
+    ("no game here", "no '(;' node"),
+    ("(;GM[1]SZ[19];B[aa])", "not Gomoku"),
+    ("(;GM[4]SZ[big];B[aa])", "SZ[big]"),
+    ("(;GM[4]SZ[15];B[zz])", "off the 15x15 board"),
+    ("(;GM[4]SZ[15];B[a])", "not two letters"),
+])
+def test_bad_sgf_is_refused_naming_the_problem(text, error):
+    with pytest.raises(ValueError, match=error.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")):
+        records.read_sgf(text)
+
+
+def test_bad_psq_is_refused_naming_the_line():
+    with pytest.raises(ValueError, match="no board size"):
+        records.read_psq("hello\n1,1,0\n")
+    with pytest.raises(ValueError, match="line 3: '16,1,0' is off the 15x15 board"):
+        records.read_psq("Piskvorky 15x15, 11:11, 0\n1,1,0\n16,1,0\n")
+
+
+def test_a_record_of_the_log_gives_its_stones_with_colours():
+    saved = records.SavedGame.from_record(known_game())
+    assert saved.stones == _colored(known_game()) and saved.result == "B+"

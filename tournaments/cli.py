@@ -14,8 +14,11 @@ import signal
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, ContextManager, Sequence
 
+from analysis import analyze, render
+from play import terminal
 from tournaments.config import ConfigError, add_flags, config_from_args
 from tournaments.engines import EngineError
 from tournaments.pool import GamePool
@@ -71,7 +74,11 @@ def _run_tournament(args: argparse.Namespace) -> int:
     print(standings(result.records, result.names, config.format, config.timeout_turn_ms))
     if result.sprt_line:
         print(result.sprt_line)
-    print(f"games: {config.out}/games.jsonl, SGF and PSQ in {config.out}/games/", file=sys.stderr)
+    from analysis.tournament_report import write_report
+
+    report = write_report(Path(config.out), result.records, result.names, config.format, result.sprt_line)
+    print(f"games: {config.out}/games.jsonl, SGF and PSQ in {config.out}/games/; report with a picture of "
+          f"each decisive game: {report}", file=sys.stderr)
     if result.interrupted:
         print(f"interrupted after {len(result.records)} of {result.total} games; "
               f"continue with: --resume --out {config.out}", file=sys.stderr)
@@ -117,6 +124,17 @@ def _run_bench(args: argparse.Namespace) -> int:
     return bench.report(args.seconds, args.repeats, args.json)
 
 
+def _fixable(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A tool whose ValueError (a bad position, move or option) or OSError (a file) is the user's to fix: one line
+    and exit code 2."""
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except (ValueError, OSError) as exc:
+            raise UsageError(str(exc)) from None
+    return guarded
+
+
 COMMANDS: list[Command] = [
     Command("tournament", "play engines against each other and report Elo (see tournaments/configs/)",
             _configure_tournament, _run_tournament),
@@ -126,6 +144,12 @@ COMMANDS: list[Command] = [
             _configure_nothing, _run_warmup),
     Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
             _configure_clock, _run_clock),
+    Command("play", "a game in the terminal: you against Monte (or any pbrain engine), two people, or two engines",
+            terminal.configure, _fixable(terminal.run)),
+    Command("analyze", "what Monte thinks of a position: its move, the top moves with visits, win rate and line",
+            analyze.configure, _fixable(analyze.run)),
+    Command("render", "an SVG picture of a position or a whole game (SGF, .psq, games.jsonl or a move list)",
+            render.configure, _fixable(render.run)),
 ]
 
 

@@ -219,15 +219,7 @@ class _Game:
         return reply, None
 
     def _request(self, side: _Side, timeout_s: float) -> MoveReply:
-        """BEGIN on an empty board, BOARD when the engine has not seen the position yet, else TURN."""
-        stones = self.referee.stones()
-        if not stones:
-            return side.client.begin(timeout_s)
-        if side.needs_board:
-            own = [(x, y, 1 if color == side.color else 2) for x, y, color in stones]
-            return side.client.board(own, timeout_s)
-        x, y, _ = stones[-1]
-        return side.client.turn(x, y, timeout_s)
+        return ask_move(side.client, self.referee.stones(), side.color, side.needs_board, timeout_s)
 
     def _lateness(self, side: _Side, elapsed_ms: float) -> str | None:
         """Charge the move to the side's match clock (if there is one: without, time_left stays "no limit"); a
@@ -253,6 +245,20 @@ class _Game:
             opening=[tuple(s) for s in game.opening.stones], moves=list(self.moves), winner=winner,
             termination=ruling.termination, detail=ruling.detail, opening_id=game.opening.source,
             started_at=started_at, duration_s=round(duration_s, 3))
+
+
+def ask_move(client: BrainClient, stones: list[tuple[int, int, int]], color: int, needs_board: bool,
+             timeout_s: float) -> MoveReply:
+    """Ask `client`, playing `color`, for its move on the position `stones` ((x, y, colour) in the order played):
+    BEGIN on an empty board, BOARD when the engine has not seen the position yet (`needs_board`: its first move
+    after an opening, a loaded game or a takeback), else TURN with the opponent's last stone."""
+    if not stones:
+        return client.begin(timeout_s)
+    if needs_board:
+        own = [(x, y, 1 if stone == color else 2) for x, y, stone in stones]
+        return client.board(own, timeout_s)
+    x, y, _ = stones[-1]
+    return client.turn(x, y, timeout_s)
 
 
 def play_game(game: GameSpec, engines: dict[str, EngineSpec], rules: MatchRules, stop: StopSignal,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import re
 import threading
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
@@ -31,6 +32,7 @@ class Termination(str, enum.Enum):
     DRAW_FULL = "draw-full"
     DRAW_MOVES = "draw-moves"
     INTERRUPTED = "interrupted"
+    RESIGN = "resign"
 
     def __str__(self) -> str:
         return self.value
@@ -206,6 +208,8 @@ def _sgf_result(record: GameRecord) -> str:
     side = "B" if record.winner == record.black else "W"
     if record.termination == Termination.FIVE:
         return f"{side}+"
+    if record.termination == Termination.RESIGN:
+        return f"{side}+R"
     return f"{side}+{'T' if record.termination == Termination.TIME else 'F'}"
 
 
@@ -213,9 +217,9 @@ def to_sgf(record: GameRecord) -> str:
     """The game as SGF: ``FF[4] GM[4]``, ``SZ[15]`` or ``SZ[w:h]``, players, result and every stone as B[]/W[].
 
     Points are two letters, column then row, from ``a`` at the top-left (``A``.. past ``z``, as FF[4] allows for
-    boards over 26). The opening stones come first as ordinary moves; RE is ``B+``/``W+`` for a five, ``+T`` for a
-    time loss, ``+F`` for any other forfeit, ``0`` for a draw and ``Void`` for an unfinished game. The root comment
-    keeps the rule and how the game ended.
+    boards over 26). The opening stones come first as ordinary moves; RE is ``B+``/``W+`` for a five, ``+R`` for a
+    resignation, ``+T`` for a time loss, ``+F`` for any other forfeit, ``0`` for a draw and ``Void`` for an
+    unfinished game. The root comment keeps the rule and how the game ended.
     """
     size = str(record.width) if record.width == record.height else f"{record.width}:{record.height}"
     root = [
@@ -245,3 +249,129 @@ def to_psq(record: GameRecord) -> str:
     lines += [f"{x + 1},{y + 1},{ms}" for x, y, ms in _stones(record)]
     lines += [_psq_name(record.black), _psq_name(record.white)]
     return "\n".join(lines) + "\n"
+
+
+# --- reading SGF and PSQ back ---------------------------------------------------------------------------------------
+
+@dataclass
+class SavedGame:
+    """A game read from a file (SGF, .psq, or a record of the JSONL log): the board, the rule and every stone in
+    the order played, as (x, y, colour) with colour 1 black and 2 white, plus the players' names when the file has
+    them. Enough to set the position up again, to continue the game or to look at it."""
+
+    width: int
+    height: int
+    rule: int
+    stones: list[tuple[int, int, int]]
+    black: str = ""
+    white: str = ""
+    result: str = ""
+    """As SGF's RE writes it (``B+``, ``W+T``, ``0``...), "" when unknown."""
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> "SavedGame":
+        """The stones of a tournament game (opening included), colours alternating from black."""
+        stones = [(x, y, 1 + i % 2) for i, (x, y, _) in enumerate(_stones(record))]
+        return cls(record.width, record.height, record.rule, stones, record.black, record.white,
+                   _sgf_result(record))
+
+
+_SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+)", re.DOTALL)
+_SGF_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.DOTALL)
+_SGF_RULE = re.compile(r"\brule (\d+)\b")
+
+
+def _sgf_main_line(text: str) -> list[str]:
+    """The text of each node of the game's main line (the first variation at every branch)."""
+    nodes: list[str] = []
+    depth, node, value = 0, None, False
+    escaped = False
+    for ch in text:
+        if value:
+            node.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "]":
+                value = False
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if nodes or node is not None:
+                break  # the end of the first variation is the end of the main line
+            depth -= 1
+        elif ch == ";" and depth > 0:
+            if node is not None:
+                nodes.append("".join(node))
+            node = []
+        elif node is not None:
+            node.append(ch)
+            value = ch == "["
+    if node is not None:
+        nodes.append("".join(node))
+    if depth <= 0 or not nodes:
+        raise ValueError("not an SGF game: no '(;' node found")
+    return nodes
+
+
+def _sgf_point(value: str, width: int, height: int) -> tuple[int, int]:
+    if len(value) != 2 or any(ch not in _SGF_LETTERS for ch in value):
+        raise ValueError(f"SGF point [{value}] is not two letters")
+    x, y = _SGF_LETTERS.index(value[0]), _SGF_LETTERS.index(value[1])
+    if x >= width or y >= height:
+        raise ValueError(f"SGF point [{value}] is off the {width}x{height} board")
+    return x, y
+
+
+def read_sgf(text: str) -> SavedGame:
+    """The main line of an SGF Gomoku game (as ``to_sgf`` and the usual editors write it): SZ, PB, PW, RE, the
+    setup stones AB/AW and the moves B/W in order; the rule from a root comment ``rule N`` (Monte's own), else
+    freestyle. ValueError names what is wrong."""
+    nodes = _sgf_main_line(text)
+    root = {key: [v.replace("\\]", "]").replace("\\\\", "\\") for v in _SGF_VALUE.findall(values)]
+            for key, values in _SGF_PROPERTY.findall(nodes[0])}
+    game = root.get("GM", ["4"])[0].strip()
+    if game not in ("4", ""):
+        raise ValueError(f"SGF game type GM[{game}] is not Gomoku (GM[4])")
+    size = root.get("SZ", ["15"])[0].strip()
+    try:
+        width, _, height = size.partition(":")
+        width, height = int(width), int(height or width)
+    except ValueError:
+        raise ValueError(f"SGF board size SZ[{size}] is not N or W:H") from None
+    rule = _SGF_RULE.search(root.get("C", [""])[0])
+    stones: list[tuple[int, int, int]] = []
+    for node in nodes:
+        for key, values in _SGF_PROPERTY.findall(node):
+            if key in ("AB", "AW", "B", "W"):
+                color = 1 if key.endswith("B") else 2
+                stones += [(*_sgf_point(v.strip(), width, height), color) for v in _SGF_VALUE.findall(values)]
+    return SavedGame(width, height, int(rule.group(1)) if rule else 0, stones, root.get("PB", [""])[0],
+                     root.get("PW", [""])[0], root.get("RE", [""])[0])
+
+
+_PSQ_SIZE = re.compile(r"(\d+)\s*[xX]\s*(\d+)")
+_PSQ_MOVE = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*(?:,\s*-?\d+\s*)?")
+
+
+def read_psq(text: str, rule: int = 0) -> SavedGame:
+    """A Piskvork .psq game: the ``Piskvorky WxH, ...`` header, one ``x,y[,ms]`` line per stone (1-based, colours
+    alternating from black), then, if present, the black and the white player's names. The format does not say the
+    rule: `rule` is given. ValueError names what is wrong."""
+    lines = text.splitlines()
+    size = _PSQ_SIZE.search(lines[0]) if lines else None
+    if size is None:
+        raise ValueError("not a .psq game: its first line has no board size WxH")
+    width, height = int(size.group(1)), int(size.group(2))
+    stones: list[tuple[int, int, int]] = []
+    rest = 1
+    while rest < len(lines) and (move := _PSQ_MOVE.fullmatch(lines[rest])) is not None:
+        x, y = int(move.group(1)) - 1, int(move.group(2)) - 1
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"line {rest + 1}: {lines[rest].strip()!r} is off the {width}x{height} board")
+        stones.append((x, y, 1 + len(stones) % 2))
+        rest += 1
+    names = [line.strip() for line in lines[rest:rest + 2]] + ["", ""]
+    return SavedGame(width, height, rule, stones, names[0], names[1])

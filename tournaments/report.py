@@ -118,7 +118,8 @@ def _signed(value: float) -> str:
     return f"{round(value):+d}"  # rounded to an int first, so -0.4 prints as +0, not -0
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def text_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Rows of cells as lines of left-aligned columns, the header underlined with dashes."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -159,7 +160,7 @@ def time_table(records: Sequence[GameRecord], names: Sequence[str], turn_ms: int
         median = statistics.median(times)
         share = f"{100 * median / turn_ms:.0f}%" if turn_ms else "-"
         rows.append([name, str(len(times)), f"{median:g}", str(_percentile(times, 0.9)), str(max(times)), share])
-    return _table(["engine", "moves", "median ms", "90% ms", "longest ms", "median / turn"], rows)
+    return text_table(["engine", "moves", "median ms", "90% ms", "longest ms", "median / turn"], rows)
 
 
 def standings(records: Sequence[GameRecord], names: Sequence[str], format: str, turn_ms: int = 0) -> str:
@@ -169,10 +170,10 @@ def standings(records: Sequence[GameRecord], names: Sequence[str], format: str, 
     ranked = sorted(names, key=lambda n: (-engines[n].score, names.index(n)))
     columns = ["games", "W", "L", "D", "score", "Elo", "95% interval", "LOS"]
     lines = [f"Engines ({len(records)} games; Elo from complete pairs, against the opponents met)"]
-    lines += _table(["engine", *columns, "lost by"], [_tally_row(n, engines[n]) for n in ranked])
+    lines += text_table(["engine", *columns, "lost by"], [_tally_row(n, engines[n]) for n in ranked])
     lines += ["", "Pairings (W/L/D, Elo and LOS for the first engine)"]
     rows = [_tally_row(f"{a} vs {b}", t) for (a, b), t in pairing_tallies(records, names, format).items()]
-    lines += _table(["pairing", *columns, "endings"], rows)
+    lines += text_table(["pairing", *columns, "endings"], rows)
     lines += ["", "Time per move (as the runner measured it)"]
     lines += time_table(records, names, turn_ms)
     return "\n".join(lines)

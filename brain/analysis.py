@@ -1,0 +1,146 @@
+"""What Monte thinks of a position, as data: the move it would play and, for its top root moves, the visits, win
+rate, prior, principal variation and proof that its search found.
+
+This is the brain's one public window onto the search's statistics for tools (``monte analyze``, the hint of
+``monte play``): they call ``analyze`` and never read the tree's arrays themselves. It runs the same move as
+``pbrain-monte`` would (the root VCF and VCT, the root filter, MCTS) under the given ``ThinkLimits`` -- a node budget
+(``max_nodes``) makes the answer depend on the position alone -- on a fresh tree, then reads the root's children.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from brain.board import Board
+from brain.engine import MctsPlayer
+from brain.mcts import M_ROOT, Tree, best_child
+from brain.player import ThinkLimits
+
+PROOF_WIN = "win"
+PROOF_LOSS = "loss"
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """One root move as the search saw it (win rate and proof from the side to move's point of view)."""
+
+    move: tuple[int, int]
+    visits: int
+    winrate: float
+    """0..1; 0.5 for a move the search never visited."""
+    prior: float
+    """The pattern prior the search started the move with (root moves' priors add up to 1)."""
+    proof: str = ""
+    """``PROOF_WIN``, ``PROOF_LOSS`` or "" (not proven)."""
+    proof_by: str = ""
+    """How it was proven: "vcf" or "vct" (the root's threat searches), "refuted" (the root filter found the
+    opponent's forced win after it), "solver" (MCTS-Solver backed a proof up the tree)."""
+    pv: list[tuple[int, int]] = field(default_factory=list)
+    """The move and the most-visited line after it."""
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """A node of the top of the search tree (``Analysis.tree``): the move into it, its statistics from the side
+    that played that move, and its children ranked by visits."""
+
+    move: tuple[int, int] | None
+    """None for the root."""
+    visits: int
+    winrate: float
+    proven: int
+    """+1 the side to move here wins, -1 it loses, 0 unknown (MCTS-Solver's view)."""
+    children: list["TreeNode"] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A position's analysis (see the module docstring)."""
+
+    move: tuple[int, int]
+    """The move Monte plays here."""
+    winrate: float
+    """Of the side to move, 0..1 (1 or 0 once proven)."""
+    note: str
+    """What decided the move beyond MCTS: "vcf", "vct N plies", "forced", "threat", "lost, ...", or ""."""
+    iterations: int
+    nodes: int
+    """Every node searched: MCTS iterations, VCF and VCT nodes (what ``ThinkLimits.max_nodes`` caps)."""
+    seconds: float
+    depth: int
+    """The deepest path of the MCTS tree."""
+    pv: list[tuple[int, int]]
+    moves: list[MoveStats]
+    """The top root moves, most visited first (a proven win first of all)."""
+    tree: TreeNode | None = None
+    """The top of the tree, when asked for (``tree_depth`` > 0)."""
+
+
+def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 0, tree_width: int = 4,
+            player: MctsPlayer | None = None) -> Analysis:
+    """Search `board` (side to move: ``board.to_move``) under `limits` on a fresh tree and report the `top` root
+    moves; with `tree_depth` > 0, also the tree's top `tree_depth` plies, `tree_width` most-visited children a node.
+    `player` lets a caller keep one engine (and its compiled scratch space) across calls; its tree is cleared."""
+    player = player or MctsPlayer()
+    player.new_game(board)
+    choice = player.choose(board, limits)
+    report = player.last_report
+    tree = player.tree
+    move = (choice.x, choice.y)
+    if report is None or tree is None:  # the engine fell back to any legal move: it has nothing more to say
+        return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
+    root = int(tree.meta[M_ROOT])
+    moves = _root_moves(board, tree, root, report.note, move, player.last_refuted)[:max(top, 1)]
+    return Analysis(move, report.winrate, report.note, report.iterations, player.last_nodes, report.seconds,
+                    report.depth, report.pv, moves,
+                    _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None)
+
+
+def _winrate(tree: Tree, node: int) -> float:
+    """The win rate of the side that moved into `node`."""
+    visits = int(tree.visits[node])
+    return 0.5 if visits == 0 else float(0.5 + 0.5 * tree.wsum[node] / visits)
+
+
+def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[int, int]]:
+    """The move into `node` and the most-visited line below it."""
+    line = [board.coords(int(tree.move[node]))]
+    while len(line) < length and tree.first[node] >= 0:
+        node = int(best_child(tree, node))
+        if node < 0 or tree.visits[node] == 0:
+            break
+        line.append(board.coords(int(tree.move[node])))
+    return line
+
+
+def _root_moves(board: Board, tree: Tree, root: int, note: str, chosen: tuple[int, int],
+                refuted: set[int]) -> list[MoveStats]:
+    first, count = int(tree.first[root]), int(tree.count[root])
+    threat_win = note == "vcf" or note.startswith("vct")
+    stats = []
+    for child in range(first, first + count) if first >= 0 else ():
+        move = board.coords(int(tree.move[child]))
+        proven = int(tree.proven[child])  # from the opponent's side: -1 means the move wins
+        proof, proof_by = "", ""
+        if threat_win and move == chosen:
+            proof, proof_by = PROOF_WIN, note.split()[0]
+        elif proven == -1:
+            proof, proof_by = PROOF_WIN, "solver"
+        elif proven == 1:
+            proof, proof_by = PROOF_LOSS, "refuted" if child in refuted else "solver"
+        winrate = {PROOF_WIN: 1.0, PROOF_LOSS: 0.0}.get(proof, _winrate(tree, child))
+        stats.append(MoveStats(move, int(tree.visits[child]), winrate, float(tree.prior[child]), proof, proof_by,
+                               _line(board, tree, child)))
+    stats.sort(key=lambda s: (s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
+    return stats
+
+
+def _subtree(board: Board, tree: Tree, node: int, move: tuple[int, int] | None, depth: int,
+             width: int) -> TreeNode:
+    children = []
+    first = int(tree.first[node])
+    if depth > 0 and first >= 0:
+        slots = sorted(range(first, first + int(tree.count[node])), key=lambda c: -int(tree.visits[c]))
+        children = [_subtree(board, tree, c, board.coords(int(tree.move[c])), depth - 1, width)
+                    for c in slots[:width] if tree.visits[c] > 0 or tree.proven[c] != 0]
+    return TreeNode(move, int(tree.visits[node]), _winrate(tree, node), int(tree.proven[node]), children)

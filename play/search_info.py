@@ -1,0 +1,95 @@
+"""What an engine says of its search while it thinks, read from its MESSAGE lines for the live status line.
+
+Engines write these lines in a few styles; one tolerant reader takes them all, keyword by keyword:
+Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 pv h8 i9``, its MCTS line
+``... w 0.623 ... v 24353 ... seldepth 20 ... pv ...`` and Monte's own summary ``depth 20 winrate 62.3% iterations
+24353 speed 162.2k/s time 150ms pv 8,9 7,6``. Unknown words are skipped; the principal variation runs to the end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analysis.notation import point_name
+
+_XY = re.compile(r"(\d+),(\d+)")
+_KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate", "winrate": "winrate",
+         "n": "nodes", "nodes": "nodes", "v": "visits", "visits": "visits", "iterations": "visits",
+         "tm": "time", "time": "time", "n/ms": "speed", "speed": "speed"}
+
+
+@dataclass
+class SearchInfo:
+    """The fields a search line gave (None where it did not say)."""
+
+    depth: str | None = None
+    seldepth: str | None = None
+    eval: str | None = None
+    winrate: float | None = None
+    """0..1 for the side to move."""
+    nodes: str | None = None
+    visits: str | None = None
+    speed: str | None = None
+    time: str | None = None
+    pv: list[str] = field(default_factory=list)
+    """As the engine wrote it; the protocol's ``x,y`` points are renamed (``H8``) by ``summary``."""
+
+    def summary(self, height: int) -> str:
+        """One short line for the status bar: depth, win rate or evaluation, nodes, line."""
+        parts = []
+        if self.depth:
+            parts.append(f"depth {self.depth}" + (f"-{self.seldepth}" if self.seldepth else ""))
+        if self.winrate is not None:
+            parts.append(f"win {100 * self.winrate:.1f}%")
+        elif self.eval:
+            parts.append(f"ev {self.eval}")
+        count = self.visits or self.nodes
+        if count:
+            parts.append(f"{count} {'visits' if self.visits else 'nodes'}")
+        if self.pv:
+            names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p.upper()
+                     for p in self.pv[:8]]
+            parts.append("pv " + " ".join(names))
+        return "  ".join(parts)
+
+
+def parse_search_info(line: str) -> SearchInfo | None:
+    """The search info of a MESSAGE line (the ``MESSAGE`` word optional), or None if it holds none."""
+    words = line.split()
+    if words and words[0].upper() == "MESSAGE":
+        words = words[1:]
+    info = SearchInfo()
+    found = False
+    i = 0
+    while i < len(words):
+        key = words[i].lower()
+        if key == "pv":
+            info.pv = words[i + 1:]
+            found = found or bool(info.pv)
+            break
+        name = _KEYS.get(key)
+        if name is not None and i + 1 < len(words):
+            value = words[i + 1]
+            if name == "winrate":
+                rate = _number(value.rstrip("%"))
+                if rate is not None:
+                    info.winrate = rate / 100 if value.endswith("%") or rate > 1 else rate
+                    found = True
+            elif name == "depth" and "-" in value:
+                info.depth, info.seldepth = value.split("-", 1)
+                found = True
+            else:
+                setattr(info, name, value)
+                found = True
+            i += 2
+            continue
+        i += 1
+    return info if found else None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
