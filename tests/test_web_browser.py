@@ -94,7 +94,7 @@ def test_a_person_plays_monte_to_the_end_by_clicking(page: Page) -> None:
     new_game(page, "human", "monte", 9)
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Your move (black)')")
     order = [(x, y) for y in range(9) for x in range(9)]  # the person plays along the top rows, Monte answers
-    saw_search = False
+    saw_search = saw_line = False
     for _ in range(41):
         if page.query_selector("#status.over"):
             break
@@ -109,11 +109,15 @@ def test_a_person_plays_monte_to_the_end_by_clicking(page: Page) -> None:
         if page.query_selector("#status.over") is None:
             assert status(page) == "Your move (black)"
             saw_search = saw_search or page.inner_text("#search").startswith("monte: depth ")
+            if not saw_line and page.locator("#play-board circle.pv").count():
+                saw_line = True
+                screenshot(page, "play-monte-line")
     assert page.query_selector("#status.over"), "the game ended"
     message = status(page)
     assert message in ("White (monte) wins: five in a row.", "Black (you) wins: five in a row."), message
     assert page.locator("#play-board .win-line").count() == 1, "the winning line is drawn"
     assert saw_search, "Monte's depth, win rate and line were shown after its moves"
+    assert saw_line, "the line Monte expects was drawn faintly on the board"
     page.check("#numbers")
     screenshot(page, "play-person-vs-monte")
     with page.expect_download() as download:
@@ -133,9 +137,17 @@ def test_watch_monte_beat_random_and_save_the_game(page: Page) -> None:
     screenshot(page, "watch-monte-vs-random")
     with page.expect_download() as download:
         page.click("#save-sgf")
-    sgf = Path(download.value.path()).read_text()
+    saved = Path(download.value.path())
+    sgf = saved.read_text()
     assert "PB[monte]" in sgf and "PW[random]" in sgf and "RE[B+]" in sgf
     assert sgf.count(";B[") + sgf.count(";W[") == len(stones(page))
+    played = [list(stone) for stone in stones(page)]
+    page.set_input_files("#load", files=[{"name": "watched.sgf", "mimeType": "text/plain", "buffer": sgf.encode()}])
+    page.wait_for_function(f"document.querySelectorAll('#replay-board circle.stone').length === {len(played)}")
+    assert page.eval_on_selector_all("#replay-board circle.stone",
+                                     "ns => ns.map(n => [+n.dataset.x, +n.dataset.y, +n.dataset.color])") == played
+    assert page.inner_text("#replay-title") == "watched.sgf: monte (black) vs random (white)"
+    assert page.locator("#replay-board .win-line").count() == 1
 
 
 def test_replay_a_tournament_game_step_by_step(page: Page, runs: Path) -> None:

@@ -197,3 +197,22 @@ def test_other_monte_tools_do_not_import_the_web_framework() -> None:
     result = subprocess.run([sys.executable, "-c", "import json; " + probe], capture_output=True, text=True,
                             check=True)
     assert json.loads(result.stdout) is False
+
+
+def test_uploaded_games_and_run_names_are_checked(gui: Gui) -> None:
+    async def script():
+        async with aiohttp.ClientSession() as session:
+            async with session.get(gui.url + "api/runs") as response:
+                assert (await response.json())["runs"] == []  # the server's folder holds no run
+            async with session.get(gui.url + "api/runs/..%2F..%2Fetc") as response:
+                assert response.status == 404 and "no run '../../etc'" in await response.text()
+            async with session.post(gui.url + "api/record?name=go.sgf", data="(;GM[1]SZ[19];B[dd])") as response:
+                assert response.status == 400
+                assert await response.text() == "go.sgf: SGF game type GM[1] is not Gomoku (GM[4])"
+            psq = "Piskvorky 9x9, 11:11, 0\n5,5,10\n6,5,20\n5,6,30\nalice\nbob\n"
+            async with session.post(gui.url + "api/record?name=g.psq&rule=renju", data=psq) as response:
+                game = await response.json()
+            assert (game["rule_name"], game["black"], game["white"]) == ("renju", "alice", "bob")
+            assert game["stones"] == [[4, 4, 1, None], [5, 4, 2, None], [4, 5, 1, None]]
+
+    asyncio.run(script())

@@ -100,8 +100,8 @@ function drawBoard(svg, view, onClick) {
         shown += 1;
         const [cx, cy] = at(x, y);
         svg.appendChild(svgElement("circle", {
-          class: "pv", cx, cy, r: CELL * 0.4, fill: color === 1 ? "#151515" : "#f8f8f8", opacity: 0.35,
-          stroke: "#111", "stroke-dasharray": "3 2",
+          class: "pv", cx, cy, r: CELL * 0.4, fill: color === 1 ? "#151515" : "#f8f8f8", "fill-opacity": 0.3,
+          stroke: "#111", "stroke-opacity": 0.4,
         }));
         svg.appendChild(svgElement("text", {
           x: cx, y: cy + 4, "font-size": 11, "text-anchor": "middle", fill: "#1565c0", "font-weight": 700,
