@@ -182,6 +182,8 @@ class Table:
             raise BadMessage(f"{self.slots.limit} games with engines are running on this server already: "
                              f"the game cannot go on now")
         if not game.undo(humans):
+            if game.over:
+                self._give_back_slot()
             raise BadMessage("nothing to take back")
         if self.players is not None:
             self.players.tell_position_again()
@@ -278,6 +280,9 @@ class Table:
         if self.players is not None:
             players, self.players = self.players, None
             await players.close()
+        self._give_back_slot()
+
+    def _give_back_slot(self) -> None:
         if self.holds_slot:
             self.holds_slot = False
             self.slots.give_back()
