@@ -96,3 +96,12 @@ def parse_rule(text: str) -> int:
 def rule_name(rule: int) -> str:
     """The name of a rule number (its number when it has none)."""
     return next((name for name, number in RULES.items() if number == rule), f"rule {rule}")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """A board size, ``N`` (square) or ``WxH``; ValueError otherwise (the board itself checks 5..32)."""
+    width, _, height = text.lower().partition("x")
+    try:
+        return int(width), int(height or width)
+    except ValueError:
+        raise ValueError(f"board size {text!r} is not N or WxH") from None

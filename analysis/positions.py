@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.notation import parse_moves, parse_rule
+from analysis.notation import parse_moves, parse_rule, parse_size
 from brain.board import Board, IllegalMove
 from tournaments.records import SavedGame, read_jsonl, read_psq, read_sgf
 
@@ -29,6 +29,7 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
             game = read_game_text(path.read_text(encoding="utf-8", errors="replace"), suffix)
     else:
         height = width if height is None else height
+        Board(width, height)  # a size outside 5..32 is refused before any point is read
         moves = parse_moves(source, width, height)
         if not moves:
             raise ValueError(f"{source!r} is neither a game file ({', '.join(FILE_SUFFIXES)}) nor a move list")
@@ -86,11 +87,7 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
 def loaded(args: argparse.Namespace) -> tuple[SavedGame, int]:
     """The `SavedGame` the position arguments name and how many of its moves to play; ValueError says what is
     wrong."""
-    width, _, height = args.size.lower().partition("x")
-    try:
-        width, height = int(width), int(height or width)
-    except ValueError:
-        raise ValueError(f"--size {args.size!r} is not N or WxH") from None
+    width, height = parse_size(args.size)
     rule = None if args.rule is None else parse_rule(args.rule)
     game = load_game(args.source, width=width, height=height, rule=rule, game_id=args.game)
     moves = len(game.stones) if args.move is None else args.move

@@ -120,10 +120,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Draw the game or position the arguments name; ValueError for anything the user can fix."""
     game, moves = loaded(args)
-    names = f"{game.black or 'black'} (black) vs {game.white or 'white'} (white)"
-    result = f", {game.result}" if game.result and moves == len(game.stones) else ""
+    names = f"{game.black} (black) vs {game.white} (white), " if game.black or game.white else ""
+    result = f"{game.result}, " if game.result and moves == len(game.stones) else ""
     svg = game_svg(game, moves, numbers=not args.no_numbers, forbidden=args.forbidden,
-                   title=f"{names}{result}, move {moves} of {len(game.stones)}")
+                   title=f"{names}{result}move {moves} of {len(game.stones)}")
     output = args.output or _default_output(args.source, args.game)
     if not output:
         sys.stdout.write(svg)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from brain.board import Board
-from brain.engine import MctsPlayer
-from brain.mcts import M_ROOT, Tree, best_child
+from brain.engine import MctsPlayer, SearchReport
+from brain.mcts import M_ROOT, Tree
 from brain.player import ThinkLimits
 
 PROOF_WIN = "win"
@@ -90,7 +90,7 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
     if report is None or tree is None:  # the engine fell back to any legal move: it has nothing more to say
         return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
     root = int(tree.meta[M_ROOT])
-    moves = _root_moves(board, tree, root, report.note, move, player.last_refuted)[:max(top, 1)]
+    moves = _root_moves(board, tree, root, report, move, player.last_refuted)[:max(top, 1)]
     return Analysis(move, report.winrate, report.note, report.iterations, player.last_nodes, report.seconds,
                     report.depth, report.pv, moves,
                     _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None)
@@ -103,19 +103,14 @@ def _winrate(tree: Tree, node: int) -> float:
 
 
 def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[int, int]]:
-    """The move into `node` and the most-visited line below it."""
-    line = [board.coords(int(tree.move[node]))]
-    while len(line) < length and tree.first[node] >= 0:
-        node = int(best_child(tree, node))
-        if node < 0 or tree.visits[node] == 0:
-            break
-        line.append(board.coords(int(tree.move[node])))
-    return line
+    """The move into `node` and the most-visited line below it (as the engine's own MESSAGE reports it)."""
+    return [board.coords(int(tree.move[node])), *MctsPlayer.principal_variation(board, tree, node, length - 1)]
 
 
-def _root_moves(board: Board, tree: Tree, root: int, note: str, chosen: tuple[int, int],
+def _root_moves(board: Board, tree: Tree, root: int, report: SearchReport, chosen: tuple[int, int],
                 refuted: set[int]) -> list[MoveStats]:
     first, count = int(tree.first[root]), int(tree.count[root])
+    note = report.note
     threat_win = note == "vcf" or note.startswith("vct")
     stats = []
     for child in range(first, first + count) if first >= 0 else ():
@@ -129,8 +124,9 @@ def _root_moves(board: Board, tree: Tree, root: int, note: str, chosen: tuple[in
         elif proven == 1:
             proof, proof_by = PROOF_LOSS, "refuted" if child in refuted else "solver"
         winrate = {PROOF_WIN: 1.0, PROOF_LOSS: 0.0}.get(proof, _winrate(tree, child))
+        line = report.pv if proof_by in ("vcf", "vct") else _line(board, tree, child)  # the threat win's line
         stats.append(MoveStats(move, int(tree.visits[child]), winrate, float(tree.prior[child]), proof, proof_by,
-                               _line(board, tree, child)))
+                               line))
     stats.sort(key=lambda s: (s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
     return stats
 

@@ -437,7 +437,7 @@ class MctsPlayer:
         if not board.is_empty(x, y) or board.is_forbidden(x, y) and board.to_move == 1:
             return self._fallback(board, started, f"search proposed {x},{y}")
         root = int(tree.meta[M_ROOT])
-        pv = line or self._principal_variation(board, tree, root)
+        pv = line or self.principal_variation(board, tree, root)
         winrate = self._winrate(tree, root)
         if note == "vcf" or note.startswith("vct"):
             winrate = 1.0
@@ -456,7 +456,8 @@ class MctsPlayer:
         return float(0.5 + 0.5 * tree.wsum[child] / tree.visits[child])
 
     @staticmethod
-    def _principal_variation(board: Board, tree: Tree, root: int, length: int = 8) -> list[tuple[int, int]]:
+    def principal_variation(board: Board, tree: Tree, root: int, length: int = 8) -> list[tuple[int, int]]:
+        """The most-visited line below `root`, at most `length` moves."""
         line = []
         node = root
         while len(line) < length and tree.first[node] >= 0:

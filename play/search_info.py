@@ -3,7 +3,7 @@
 Engines write these lines in a few styles; one tolerant reader takes them all, keyword by keyword:
 Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 pv h8 i9``, its MCTS line
 ``... w 0.623 ... v 24353 ... seldepth 20 ... pv ...`` and Monte's own summary ``depth 20 winrate 62.3% iterations
-24353 speed 162.2k/s time 150ms pv 8,9 7,6``. Unknown words are skipped; the principal variation runs to the end.
+24353 speed 162.2k/s time 150ms pv 8,9 7,6``. Unknown words are skipped; the principal variation is the run of points after ``pv``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from analysis.notation import point_name
 
 _XY = re.compile(r"(\d+),(\d+)")
+_MOVE = re.compile(r"\d+,\d+|[A-Za-z]{1,2}\d{1,2}")
 _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate", "winrate": "winrate",
          "n": "nodes", "nodes": "nodes", "v": "visits", "visits": "visits", "iterations": "visits",
          "tm": "time", "time": "time", "n/ms": "speed", "speed": "speed"}
@@ -65,7 +66,10 @@ def parse_search_info(line: str) -> SearchInfo | None:
     while i < len(words):
         key = words[i].lower()
         if key == "pv":
-            info.pv = words[i + 1:]
+            for word in words[i + 1:]:
+                if not _MOVE.fullmatch(word):
+                    break  # the line goes on after its moves (Monte adds a note such as "forced")
+                info.pv.append(word)
             found = found or bool(info.pv)
             break
         name = _KEYS.get(key)

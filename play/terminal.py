@@ -15,7 +15,7 @@ import sys
 import time
 from typing import IO, TextIO
 
-from analysis.notation import line_names, parse_point, parse_rule, point_name, rule_name
+from analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
 from analysis.positions import load_game
 from brain.board import BLACK, WHITE
 from brain.rules import RULE_RENJU
@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the game the arguments describe; ValueError for an argument the user can fix."""
     if args.time <= 0:
         raise ValueError(f"--time must be positive, not {args.time}")
+    if args.move is not None and not args.load:
+        raise ValueError("--move needs --load FILE: the game whose first moves to play on from")
     commands = {BLACK: engine_command(args.black), WHITE: engine_command(args.white)}
     names = {color: "human" if commands[color] is None else commands[color][0] for color in (BLACK, WHITE)}
     game = _new_game(args, names)
@@ -75,11 +77,7 @@ def _new_game(args: argparse.Namespace, names: dict[int, str]) -> Game:
         saved = load_game(args.load, rule=None if args.rule is None else parse_rule(args.rule))
         moves = len(saved.stones) if args.move is None else args.move
         return Game.from_saved(saved, moves, names)
-    width, _, height = args.size.lower().partition("x")
-    try:
-        width, height = int(width), int(height or width)
-    except ValueError:
-        raise ValueError(f"--size {args.size!r} is not N or WxH") from None
+    width, height = parse_size(args.size)
     return Game(width, height, parse_rule(args.rule or "freestyle"), names)
 
 
@@ -139,9 +137,8 @@ class Match:
             try:
                 seat.start(settings)
             except BrainFault as fault:
-                self.game.end(Ruling(Termination.START_ERROR, 3 - color,
-                                     f"{COLOR_NAMES[color]} ({seat.name}) failed to start: {fault}"))
-                return
+                raise ValueError(f"{COLOR_NAMES[color]} ({' '.join(seat.client.command)}) failed to start: "
+                                 f"{fault}") from None
             self.game.names[color] = seat.name
 
     def play(self) -> None:
@@ -191,7 +188,15 @@ class Match:
         return info.summary(self.game.board.height) if info else ""
 
     def _read(self, prompt: str) -> str | None:
-        """A line from the person, or None at the end of input."""
+        """A line from the person (with line editing and history on a terminal), or None at the end of input."""
+        if self.stdin.isatty() and self.stdin is sys.stdin:
+            import readline  # noqa: F401  (input() edits lines with it once imported)
+
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                self.say("")
+                return None
         self.out.write(prompt)
         self.out.flush()
         line = self.stdin.readline()

@@ -131,6 +131,8 @@ def _fixable(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     def guarded(args: argparse.Namespace) -> int:
         try:
             return run(args)
+        except BrokenPipeError:
+            raise  # the reader went away: main says nothing
         except (ValueError, OSError) as exc:
             raise UsageError(str(exc)) from None
     return guarded
