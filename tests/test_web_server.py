@@ -216,3 +216,31 @@ def test_uploaded_games_and_run_names_are_checked(gui: Gui) -> None:
             assert game["stones"] == [[4, 4, 1, None], [5, 4, 2, None], [4, 5, 1, None]]
 
     asyncio.run(script())
+
+
+def test_undo_takes_back_the_move_and_the_engine_answer_even_after_the_end(gui: Gui) -> None:
+    def replied(count: int):
+        return lambda game: len(game["stones"]) == count and not game["thinking"] and game["to_move"] == 1
+
+    async def script(ws, hello):
+        await ws.send_json({"type": "new", "black": "human", "white": "steady", **FAST})
+        await _reply(ws)
+        await ws.send_json({"type": "undo"})
+        assert (await _reply(ws))["message"] == "nothing to take back"
+        await ws.send_json({"type": "move", "x": 4, "y": 4})
+        await _state_where(ws, replied(2))
+        await ws.send_json({"type": "undo"})
+        assert (await _reply(ws))["game"]["stones"] == []
+        await ws.send_json({"type": "move", "x": 3, "y": 3})
+        game = await _state_where(ws, replied(2))  # the engine, told the new position, answers it
+        assert game["stones"][0][:3] == [3, 3, 1] and game["stones"][1][:2] != [3, 3]
+        await ws.send_json({"type": "resign"})
+        assert (await _until_over(ws))["over"]["message"] == "White (steady) wins: black resigned."
+        wait_for(lambda: not gui.engines(), 10, "the engine stopped at the end of the game")
+        await ws.send_json({"type": "undo"})  # the game goes on from before the last move, with a new engine
+        assert [s[:3] for s in (await _reply(ws))["game"]["stones"]] == []
+        await ws.send_json({"type": "move", "x": 5, "y": 5})
+        game = await _state_where(ws, replied(2))
+        assert game["over"] is None and game["stones"][0][:3] == [5, 5, 1]
+
+    asyncio.run(_session(gui, script))
