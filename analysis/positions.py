@@ -40,12 +40,12 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
     return game
 
 
-def read_game_text(text: str, suffix: str) -> SavedGame:
+def read_game_text(text: str, suffix: str, psq_rule: int = 0) -> SavedGame:
     """The game in the text of an .sgf or .psq file: SGF by its `suffix` (``.sgf``) or its opening ``(``, else
-    .psq. ValueError says what is wrong."""
+    .psq, which does not say its rule: `psq_rule` is taken. ValueError says what is wrong."""
     if suffix.lower() == ".sgf" or text.lstrip().startswith("("):
         return read_sgf(text)
-    return read_psq(text)
+    return read_psq(text, psq_rule)
 
 
 def _logged_game(path: Path, game_id: int | None) -> SavedGame:

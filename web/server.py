@@ -15,7 +15,7 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -130,16 +130,15 @@ async def _read_record(request: web.Request) -> web.Response:
     """An uploaded .sgf or .psq file's text as a game to step through (a .psq has no rule: ``rule`` gives it)."""
     name = request.query.get("name", "")
     try:
-        text = await request.text()
-        game = read_game_text(text, Path(name).suffix)
-        if not Path(name).suffix.lower() == ".sgf" and not text.lstrip().startswith("("):
-            game.rule = parse_rule(request.query.get("rule", "freestyle"))
+        game = read_game_text(await request.text(), Path(name).suffix,
+                              parse_rule(request.query.get("rule", "freestyle")))
         return web.json_response({**saved_game_view(game), "name": name})
     except (ValueError, UnicodeDecodeError) as exc:
         raise web.HTTPBadRequest(text=f"{name or 'the file'}: {exc}") from None
 
 
-async def serve(app: web.Application, host: str, port: int, on_ready: Any = None) -> None:
+async def serve(app: web.Application, host: str, port: int,
+                on_ready: Callable[[str], object] | None = None) -> None:
     """Serve `app` on host:port (port 0: a free one) until SIGINT or SIGTERM; print the address when listening
     and call `on_ready(url)` if given (to open a browser). Live games are closed before it returns."""
     runner = web.AppRunner(app, handle_signals=False, access_log=None)

@@ -95,18 +95,16 @@ class Table:
             await self._new_game(command)
         elif isinstance(command, Save):
             await self._save(command.format)
+        elif isinstance(command, Resign):
+            await self._end(self._resignation(self._game_in_play()))
+        elif isinstance(command, Stop):
+            self._game_in_play()
+            await self._end(Ruling(Termination.INTERRUPTED, None, "the game was stopped from the page"))
         else:
-            game = self._game_in_play() if not isinstance(command, Undo) else self._any_game()
-            if isinstance(command, PlayMove):
-                self._person_moves(game, command.x, command.y)
-            elif isinstance(command, Undo):
-                await self._undo(game)
-            elif isinstance(command, Resign):
-                await self._end(self._resignation(game))
-                return
-            elif isinstance(command, Stop):
-                await self._end(Ruling(Termination.INTERRUPTED, None, "the game was stopped from the page"))
-                return
+            if isinstance(command, Undo):
+                await self._undo(self._any_game())
+            else:
+                self._person_moves(self._game_in_play(), command.x, command.y)
             await self.publish()
             self._drive()
 
