@@ -23,13 +23,10 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
     path = Path(source)
     suffix = path.suffix.lower()
     if suffix in FILE_SUFFIXES or path.exists():
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if suffix == ".sgf" or text.lstrip().startswith("("):
-            game = read_sgf(text)
-        elif suffix == ".jsonl":
+        if suffix == ".jsonl":
             game = _logged_game(path, game_id)
         else:
-            game = read_psq(text)
+            game = read_game_text(path.read_text(encoding="utf-8", errors="replace"), suffix)
     else:
         height = width if height is None else height
         Board(width, height)  # a size outside 5..32 is refused before any point is read
@@ -41,6 +38,14 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
         game.rule = rule
     board_at(game, len(game.stones))  # refuse a game that cannot be set up now, not later
     return game
+
+
+def read_game_text(text: str, suffix: str, psq_rule: int = 0) -> SavedGame:
+    """The game in the text of an .sgf or .psq file: SGF by its `suffix` (``.sgf``) or its opening ``(``, else
+    .psq, which does not say its rule: `psq_rule` is taken. ValueError says what is wrong."""
+    if suffix.lower() == ".sgf" or text.lstrip().startswith("("):
+        return read_sgf(text)
+    return read_psq(text, psq_rule)
 
 
 def _logged_game(path: Path, game_id: int | None) -> SavedGame:

@@ -44,11 +44,12 @@ class EngineSeat:
     """One engine process for one colour: started once, asked for moves, told the whole position again (BOARD)
     after a takeback or a loaded game."""
 
-    def __init__(self, command: list[str], color: int, log_path: Path | None = None) -> None:
+    def __init__(self, command: list[str], color: int, log_path: Path | None = None, cwd: str | None = None) -> None:
+        """`cwd` is the folder the engine runs in (None: the current one), as a tournament config's ``cwd``."""
         self.color = color
         self.latest_chat = ""
         """The last MESSAGE line the engine printed (updated while it thinks)."""
-        self.client = BrainClient(command, stderr_path=None if log_path is None else str(log_path),
+        self.client = BrainClient(command, cwd=cwd, stderr_path=None if log_path is None else str(log_path),
                                   on_chat=self._heard)
         self.name = self.client.name
         self.needs_board = True

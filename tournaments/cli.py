@@ -24,6 +24,7 @@ from tournaments.engines import EngineError
 from tournaments.pool import GamePool
 from tournaments.report import standings
 from tournaments.runner import RunError, run_tournament
+from web import command as gui
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -173,6 +174,8 @@ COMMANDS: list[Command] = [
             analyze.configure, _fixable(analyze.run)),
     Command("render", "an SVG picture of a position or a whole game (SGF, .psq, games.jsonl or a move list)",
             render.configure, _fixable(render.run)),
+    Command("gui", "a web board: play, watch engines, replay a tournament's games in the browser",
+            gui.configure, _fixable(gui.run)),
     Command("fit-eval", "fit the learned evaluation (pbrain-monte --set eval_model=1) to played games (Texel)",
             _configure_fit_eval, _fixable(_run_fit_eval)),
 ]

@@ -188,7 +188,9 @@ def _settings_from_toml(data: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
+def engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
+    """The engines of a config's ``[[engine]]`` tables (name, command, revision, cwd, info), checked; ConfigError
+    names the table and key at fault. Other sections are not looked at (``monte gui`` reads a tournament's file)."""
     tables = data.get("engine", [])
     if not isinstance(tables, list):
         raise ConfigError("[[engine]]: engines are an array of tables, one [[engine]] per engine")
@@ -251,7 +253,7 @@ def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
     for name, value in (overrides or {}).items():
         if value is not None:
             values[name] = _coerce(fields_by_name[name], value)
-    engines = _with_info_flags(_replaced(_engines_from_toml(data), extra_engines or []), extra_info or [])
+    engines = _with_info_flags(_replaced(engines_from_toml(data), extra_engines or []), extra_info or [])
     if only:
         engines = _selected(engines, only)
     config = TournamentConfig(engines=tuple(engines), **values)
