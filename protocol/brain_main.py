@@ -55,6 +55,18 @@ def warm_up() -> int:
     return 0
 
 
+def ensure_stderr() -> None:
+    """A brain started with stderr closed (``2>&-``) gets /dev/null there: diagnostics have somewhere to go, and fd 2
+    cannot be taken by a file or pipe the brain opens later."""
+    if sys.stderr is not None:
+        return
+    fd = os.open(os.devnull, os.O_WRONLY)
+    if fd != 2:
+        os.dup2(fd, 2)
+        os.close(fd)
+    sys.stderr = open(2, "w", closefd=False)
+
+
 def protocol_stdout() -> BinaryIO:
     """A private stream on the real stdout; fd 1 and ``sys.stdout`` then lead to stderr."""
     stream = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
@@ -73,6 +85,7 @@ def _split_setting(text: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the brain until END or the end of input; exit status 0 in both cases (the process leaves from here)."""
+    ensure_stderr()
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(args.log, parser)
@@ -84,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     writer = LineWriter(protocol_stdout())
-    reader = StdinReader(sys.stdin.fileno(), on_end=writer.exit_now).start()
+    reader = StdinReader(sys.stdin.fileno()).start()
     try:
         Session(player, writer.send, reader.commands()).run()
     except KeyboardInterrupt:
         return 130
-    writer.exit_now()  # the input ended (or END came): leave at once, as END does, without tearing the interpreter down
+    writer.exit_now()  # END came or the input ended: leave at once, without tearing the interpreter down
