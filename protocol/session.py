@@ -22,6 +22,7 @@ from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, oppone
 from brain.player import Player, ThinkLimits
 from brain.rules import RULE_CONTINUOUS
 from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
+from protocol.report import search_messages
 from protocol.stdio import Command
 
 log = logging.getLogger(__name__)
@@ -213,7 +214,7 @@ class Session:
 
     def _answer_move(self, cmd: Command) -> None:
         """Choose our move (our colour is known by now) on the current board, play it as ours and send it, with the
-        player's MESSAGE first. A move the player got wrong is replaced by a legal one, so none is ever sent."""
+        player's MESSAGE lines first (``protocol.report``). A move the player got wrong is replaced by a legal one, so none is ever sent."""
         board = self._require_board()
         if not board.empty_cells():
             raise ProtocolError("the board is full")
@@ -226,7 +227,10 @@ class Session:
             if not legal:
                 raise ProtocolError("no legal move is left")
             x, y = legal[0]
-        if choice.info:
+        if choice.search is not None:
+            for text in search_messages(choice.search, board.width):
+                self._message(text)
+        elif choice.info:
             self._message(choice.info)
         board.place(x, y, self.me)
         self._send(f"{x},{y}")

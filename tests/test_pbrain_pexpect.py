@@ -235,8 +235,8 @@ def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):
     b.send(MIDDLE_GAME)
     time.sleep(0.2)  # into the search (a stop that came before it would do as well)
     b.send("YXSTOP")
-    message = b.line()
-    assert message.startswith("MESSAGE ") and " iterations 0 " not in message, message
+    summary = b.line()
+    assert summary.startswith("MESSAGE Monte: ") and " 0 iterations " not in summary, summary
     assert MOVE.match(b.reply())
     assert b.ask("ABOUT").startswith('name="Monte"')
 
@@ -265,11 +265,11 @@ def test_info_max_node_gives_the_same_move_and_search_in_every_process(brain):
         b.send(f"INFO timeout_turn {GENEROUS_TURN_MS}")
         b.send("INFO max_node 20000")
         b.send(MIDDLE_GAME)
-        message = b.line()
-        assert message.startswith("MESSAGE "), message
-        answers.append((b.reply(), message.split(" speed ")[0]))  # the speed and time are the clock's
+        summary = b.line()
+        assert summary.startswith("MESSAGE Monte: "), summary
+        answers.append((b.reply(), summary.split(" in ")[0]))  # the time is the clock's
     assert answers[0] == answers[1]
-    iterations = int(answers[0][1].split(" iterations ")[1].split()[0])
+    iterations = int(answers[0][1].split(" iterations")[0].split()[-1])
     assert 0 < iterations <= 20000
 
 

@@ -135,12 +135,13 @@ def node_limited_move(player: MctsPlayer, max_nodes: int) -> tuple[int, int, str
     limits = ThinkLimits.seconds(60.0)
     limits.max_nodes = max_nodes
     choice = player.choose(board, limits)
-    return choice.x, choice.y, choice.info.split(" speed ")[0]  # the line up to the speed, which is the clock's
+    search = choice.search
+    return choice.x, choice.y, (search.nodes, search.depth, search.seldepth, search.winrate, search.pv)  # not the time
 
 
 def test_a_node_limited_move_is_the_same_every_time(warm_player):
     first = node_limited_move(warm_player, 20_000)
     assert node_limited_move(warm_player, 20_000) == first
     assert node_limited_move(MctsPlayer(), 20_000) == first  # a fresh engine too
-    iterations = int(first[2].split(" iterations ")[1].split()[0])
+    iterations = first[2][0]
     assert 0 < iterations <= 20_000

@@ -60,8 +60,8 @@ class PipeBrain:
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
-        self.message = ""
-        """The last MESSAGE line read."""
+        self.messages: list[str] = []
+        """The MESSAGE lines that came with the last answer."""
         self._pidfd = os.pidfd_open(self.process.pid)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -82,14 +82,16 @@ class PipeBrain:
 
     def answer(self) -> tuple[float, str]:
         """The next line that is not MESSAGE or DEBUG, with the time it was read."""
+        messages = []
         while True:
             stamp, line = self._lines.get(timeout=REPLY_S)
             if line is None:
                 raise RuntimeError(f"the brain exited with status {self.process.wait()} instead of answering")
             if line_kind(line) != "chat":
+                self.messages = messages
                 return stamp, line
             if line.startswith("MESSAGE "):
-                self.message = line
+                messages.append(line)
 
     def ask(self, *lines: str) -> tuple[str, float]:
         """Send a request; its answer and the milliseconds it took."""
