@@ -17,7 +17,6 @@ under a node budget counts nodes rather than seconds.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,11 +24,11 @@ from brain.board import MOVE_WINS, Board
 from brain.limits import SearchLimits
 from brain.memory import tree_capacity
 from brain.mcts import (
-    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
-    search,
+    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, best_child, expand_root, find_child, new_tree, reset_tree, search,
 )
 from brain.player import MoveChoice, SearchInfo, ThinkLimits
 from brain.position import State, make, new_state, unmake
+from brain.settings import Options, Params
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
 from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 from brain.warmup import warm_up
@@ -47,48 +46,6 @@ RESERVE_SHARE = 0.12          # of the move's time, kept after the search for th
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
 MAX_PV_PLIES = 30             # the longest principal variation reported
-
-
-@dataclass(frozen=True)
-class Options:
-    """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
-    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
-
-    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter)."""
-
-    root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
-    root_vcf_nodes: int = 60_000   # our own VCF at the root
-    vct_plies: int = 30            # how deep a VCT may go (plies of both sides)
-    vct_max_nodes: int = 1_000_000  # the most any one VCT may search (0: no VCT)
-    vct_share: float = 0.12        # the share of the move's time our own VCT may use
-    threat_share: float = 0.08     # ...the opponent's VCT in the position as it stands (is there a threat at all?)
-    filter_share: float = 0.35     # ...the root filter (every move against the opponent's VCF, then VCT)
-    clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
-    clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
-    checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
-
-
-def configure(settings: dict[str, str]) -> tuple[Params, Options]:
-    """Params and Options with `settings` (name -> text) applied; ValueError names an unknown or bad setting."""
-    params, options = Params(), Options()
-    for name, text in settings.items():
-        if name in Params._fields:
-            kind = type(getattr(params, name))
-            params = params._replace(**{name: _parse(name, text, kind)})
-        elif name in Options.__dataclass_fields__:
-            kind = type(getattr(options, name))
-            options = replace(options, **{name: _parse(name, text, kind)})
-        else:
-            known = ", ".join(sorted((*Params._fields, *Options.__dataclass_fields__)))
-            raise ValueError(f"unknown setting {name!r}; known: {known}")
-    return params, options
-
-
-def _parse(name: str, text: str, kind: type) -> int | float:
-    try:
-        return kind(text)
-    except ValueError:
-        raise ValueError(f"setting {name!r} needs a {kind.__name__}, not {text!r}") from None
 
 
 class MctsPlayer:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from brain.board import Board
-from brain.limits import StopFlag
+from brain.stopflag import StopFlag
 
 
 @dataclass

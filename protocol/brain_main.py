@@ -3,6 +3,9 @@
 Only protocol lines may reach stdout, so the process keeps a private handle on the real stdout for the protocol and
 points file descriptor 1 (and ``sys.stdout``) at stderr: a stray ``print`` from anywhere becomes a diagnostic
 instead of a protocol error.
+
+Nothing on the way to the first ``OK`` imports numba: the engine loads on a thread of its own after ``START``
+(``brain.loading``), and the quick player answers until it is ready.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ import os
 import sys
 from typing import BinaryIO
 
-from brain.players import DEFAULT_ENGINE, engine_names, make_player, warm_up_all
+from brain.loading import LoadingPlayer
+from brain.players import DEFAULT_ENGINE, check_settings, engine_names, make_player, warm_up_all
+from brain.quick import QuickPlayer
 from protocol.session import Session
 from protocol.stdio import LineWriter, StdinReader
 
@@ -93,9 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         return warm_up()
     try:
         settings = dict(_split_setting(text) for text in args.settings)
-        player = make_player(args.engine, args.seed, settings)
+        check_settings(args.engine, settings)
     except ValueError as exc:
         parser.error(str(exc))
+    player = LoadingPlayer(args.engine, lambda: make_player(args.engine, args.seed, settings), QuickPlayer())
     writer = LineWriter(protocol_stdout())
     reader = StdinReader(sys.stdin.fileno()).start()
     try:

@@ -20,7 +20,7 @@ from importlib import metadata
 from brain import swap2
 from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
 from brain.player import Player, ThinkLimits
-from brain.rules import RULE_CONTINUOUS
+from brain.codes import RULE_CONTINUOUS
 from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
 from protocol.report import search_messages
 from protocol.stdio import Command
@@ -214,7 +214,8 @@ class Session:
 
     def _answer_move(self, cmd: Command) -> None:
         """Choose our move (our colour is known by now) on the current board, play it as ours and send it, with the
-        player's MESSAGE lines first (``protocol.report``). A move the player got wrong is replaced by a legal one, so none is ever sent."""
+        player's MESSAGE lines first (``protocol.report``). A move the player got wrong is replaced by a legal one,
+        so none is ever sent."""
         board = self._require_board()
         if not board.empty_cells():
             raise ProtocolError("the board is full")

@@ -226,11 +226,24 @@ def test_swap2board_with_five_stones_answers_swap_or_one_stone(brain):
 
 # --- time and stopping -----------------------------------------------------------------------------------------
 
+def engine_loaded(b: Brain) -> None:
+    """Short moves until the compiled engine answers one (a fresh brain's quick player answers while it loads)."""
+    b.send("INFO timeout_turn 200")
+    for _ in range(100):
+        b.send(MIDDLE_GAME)
+        first = b.line()
+        assert MOVE.match(b.reply())
+        if first.startswith("MESSAGE Monte: "):
+            return
+    pytest.fail("the compiled engine never answered")
+
+
 def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):
     """With the default engine and a minute to think about an undecided middle game (not a forced move), YXSTOP
     must bring the move well within REPLY_S, after a search."""
     b = brain("--log", os.devnull)  # the default engine
     assert b.ask("START 15") == "OK"
+    engine_loaded(b)
     b.send("INFO timeout_turn 60000")
     b.send(MIDDLE_GAME)
     time.sleep(0.2)  # into the search (a stop that came before it would do as well)

@@ -12,10 +12,12 @@ import pytest
 from brain.bench import board_of
 from brain.board import BLACK
 from brain.engine import MctsPlayer
-from brain.limits import L_NODES, L_STOP, StopFlag, new_limits
-from brain.mcts import Params, new_tree, search
+from brain.limits import L_NODES, L_STOP, new_limits
+from brain.mcts import new_tree, search
+from brain.settings import Params
 from brain.player import ThinkLimits
 from brain.position import new_state
+from brain.stopflag import StopFlag
 from brain.threats import find_vcf, new_workspace
 from brain.vct import find_vct, new_vct_space
 

@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from brain.baselines import GreedyPlayer
@@ -56,9 +56,9 @@ move) rather than swapping at once."""
 class PipeBrain:
     """One brain process on pipes: lines written, answers read with the time each was read."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], env: Mapping[str, str] | None = None) -> None:
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+                                        stderr=subprocess.DEVNULL, env=env)
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.messages: list[str] = []
         """The MESSAGE lines that came with the last answer."""

@@ -1,0 +1,123 @@
+"""``pbrain-monte``'s player: it answers at once while the compiled engine loads on a thread of its own.
+
+A brain must answer ``START`` within seconds (c-gomoku-cli waits 3 s) and every move within its time, but its
+engine's kernels take a second to load from numba's cache and a minute to compile from a cold one. So the first
+``warm_up`` (at ``START``) only starts a loader thread, which imports the engine, compiles or loads every kernel
+(``brain.warmup``, which also lets processes sharing a cold cache take turns) and prepares the engine for the game
+being played. Until the engine is ready, moves come from the quick player (``brain.quick``), which needs no compiled
+code; the protocol's thread meanwhile runs the few kernels it needs interpreted (``brain.kernels``: held until the
+loader releases them), so it never waits for the compiler. numba's compiled code does not hold the GIL, nor does the
+loader while it waits on the compiler's C code; it does hold it while compiling in Python, so the quick player's
+moves are slower then, and it reads the clock as it goes.
+
+When the cache is warm, a move waits for the engine for up to WAIT_SHARE of its time: the engine is usually ready
+by then, and the quick player needs only the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from brain import kernels
+from brain.board import Board
+from brain.cachedir import cache_is_warm
+from brain.player import MoveChoice, Player, ThinkLimits
+from brain.swap2 import evaluation_of
+
+log = logging.getLogger(__name__)
+
+WAIT_SHARE = 0.5
+"""The share of a move's time it may wait for an engine that is loading from a warm cache."""
+POLL_SECONDS = 0.01
+"""How often a waiting move looks at its stop flag and its time."""
+
+
+class LoadingPlayer:
+    """The engine `load` makes, once loaded; the `quick` player until then (see the module docstring)."""
+
+    def __init__(self, name: str, load: Callable[[], Player], quick: Player) -> None:
+        self.name = name
+        self._load = load
+        self._quick = quick
+        self._engine: Player | None = None
+        self._lock = threading.Lock()
+        """Guards the engine's hand-over: the game and limits recorded for it, and the engine itself."""
+        self._game: Board | None = None
+        self._prepared: tuple[Board, int] | None = None
+        self._loader: threading.Thread | None = None
+        self._loaded = threading.Event()
+        """Set when the loader is done, with an engine or without one (it failed)."""
+        self._cold = threading.Event()
+        """Set when the loader found the cache cold: it compiles, so no move waits for it."""
+
+    @property
+    def engine(self) -> Player | None:
+        """The loaded engine, or None while it loads (or if loading failed)."""
+        return self._engine
+
+    # --- Player protocol ------------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Start loading the engine in the background, once; returns at once."""
+        if self._loader is None:
+            kernels.hold()
+            self._loader = threading.Thread(target=self._run_loader, name="pbrain-loader", daemon=True)
+            self._loader.start()
+
+    def new_game(self, board: Board) -> None:
+        """Start the game on the engine if it is loaded, else when it is."""
+        with self._lock:
+            self._game = board.copy()
+            if self._engine is not None:
+                self._engine.new_game(board)
+
+    def prepare(self, board: Board, max_memory: int) -> None:
+        """Prepare the engine for `board` and `max_memory` if it is loaded, else when it is."""
+        with self._lock:
+            self._prepared = (board.copy(), max_memory)
+            if self._engine is not None:
+                self._engine.prepare(board, max_memory)
+
+    def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
+        """The engine's move if it is ready (or, from a warm cache, gets ready within WAIT_SHARE of the move's time);
+        else the quick player's."""
+        engine = self._engine_in_time(limits)
+        return (engine or self._quick).choose(board, limits)
+
+    def evaluate(self, board: Board) -> float:
+        """The evaluation of whichever player moves now (for SWAP2 decisions)."""
+        return evaluation_of(self._engine or self._quick)(board)
+
+    # --- the loader ---------------------------------------------------------------------------------------
+    def _run_loader(self) -> None:
+        started = time.monotonic()
+        try:
+            if not cache_is_warm():
+                self._cold.set()
+            engine = self._load()
+            engine.warm_up()
+            with self._lock:
+                if self._game is not None:
+                    engine.new_game(self._game)
+                if self._prepared is not None:
+                    engine.prepare(*self._prepared)
+                self._engine = engine
+            kernels.release()
+            log.info("engine %s ready after %.2f s (%s cache)", self.name, time.monotonic() - started,
+                     "a cold" if self._cold.is_set() else "a warm")
+        except Exception:
+            log.exception("the %s engine could not be loaded: the quick player plays on", self.name)
+        finally:
+            self._loaded.set()
+
+    def _engine_in_time(self, limits: ThinkLimits) -> Player | None:
+        """The engine, waiting for it while it loads from a warm cache, up to WAIT_SHARE of the move's time."""
+        now = time.monotonic()
+        give_up = now + WAIT_SHARE * max(0.0, limits.hard_deadline - now)
+        while self._engine is None and not self._loaded.is_set() and not self._cold.is_set():
+            if limits.stop.is_set() or time.monotonic() >= give_up:
+                break
+            self._loaded.wait(POLL_SECONDS)
+        return self._engine
