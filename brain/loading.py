@@ -2,13 +2,19 @@
 
 A brain must answer ``START`` within seconds (c-gomoku-cli waits 3 s) and every move within its time, but its
 engine's kernels take a second to load from numba's cache and a minute to compile from a cold one. So the first
-``warm_up`` (at ``START``) only starts a loader thread, which imports the engine, compiles or loads every kernel
-(``brain.warmup``, which also lets processes sharing a cold cache take turns) and prepares the engine for the game
-being played. Until the engine is ready, moves come from the quick player (``brain.quick``), which needs no compiled
-code; the protocol's thread meanwhile runs the few kernels it needs interpreted (``brain.kernels``: held until the
-loader releases them), so it never waits for the compiler. numba's compiled code does not hold the GIL, nor does the
-loader while it waits on the compiler's C code; it does hold it while compiling in Python, so the quick player's
-moves are slower then, and it reads the clock as it goes.
+``warm_up`` (at ``START``) only starts a loader thread. From a cold cache it first compiles in a child process
+(``python -m brain.warmup``): the compile gets a core of its own instead of sharing the GIL with the quick player,
+and its memory (over 500 MB at its peak: LLVM) is the child's, not the brain's, which stays within ``max_memory``.
+Then, the cache warm, the loader imports the engine, loads every kernel (``brain.warmup``; processes sharing a cold
+cache take turns there) and prepares the engine for the game being played. Until the engine is ready, moves come
+from the quick player (``brain.quick``), which needs no compiled code; the protocol's thread meanwhile runs the few
+kernels it needs interpreted (``brain.kernels``: held until the loader releases them), so it never waits for the
+compiler.
+
+The compile child is in the brain's process group and outlives the brain: a brain that exits (END) mid-compile
+leaves it to finish, so that a cache gets warm even when every game is shorter than the compile, and the next brain
+waits for it (under the cache folder's lock) instead of compiling again. A manager that kills the brain's process
+group stops it too; what it had compiled stays in the cache.
 
 When the cache is warm, a move waits for the engine for up to WAIT_SHARE of its time: the engine is usually ready
 by then, and the quick player needs only the rest.
@@ -17,10 +23,14 @@ by then, and the quick player needs only the rest.
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 
+import brain
 from brain import kernels
 from brain.board import Board
 from brain.cachedir import cache_is_warm
@@ -96,6 +106,7 @@ class LoadingPlayer:
         try:
             if not cache_is_warm():
                 self._cold.set()
+                compile_in_child()
             engine = self._load()
             engine.warm_up()
             with self._lock:
@@ -121,3 +132,19 @@ class LoadingPlayer:
                 break
             self._loaded.wait(POLL_SECONDS)
         return self._engine
+
+
+def compile_in_child() -> None:
+    """Compile the brain's kernels into the cache in a child process (``python -m brain.warmup``) and wait for it; a
+    failure is logged (the loader then compiles in-process). The child compiles this brain package whatever the
+    current folder holds, reads no protocol input and writes no protocol output."""
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(brain.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-P", "-m", "brain.warmup"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+    if result.returncode != 0:
+        log.warning("the compile in a child process failed (status %d): %s", result.returncode,
+                    result.stderr.strip()[-2000:])
+    else:
+        log.info("compiled in a child process in %.1f s", time.monotonic() - started)

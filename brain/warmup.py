@@ -192,3 +192,7 @@ def _numba_type(hint: object, where: str) -> types.Type:
 @functools.cache
 def _sample_type(kind: type) -> types.Type:
     return typeof(SAMPLES[kind]())
+
+
+if __name__ == "__main__":  # python -m brain.warmup: how a brain compiles in a child process (brain.loading)
+    warm_up()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -160,8 +161,10 @@ class FakeEngine:
 
 
 def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: bool, monkeypatch):
-    """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not."""
+    """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not (a cold
+    one is 'compiled' by a stand-in that records the call in ``engine.calls``)."""
     monkeypatch.setattr(loading, "cache_is_warm", lambda: warm)
+    monkeypatch.setattr(loading, "compile_in_child", lambda: engine.calls.append("compile_in_child"))
 
     def load() -> FakeEngine:
         assert gate.wait(WAIT_S)
@@ -184,7 +187,7 @@ def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_
         assert player.choose(board, ThinkLimits.seconds(5.0)).info.startswith("quick: ")
         gate.set()
         assert player._loaded.wait(WAIT_S) and player.engine is engine
-        assert engine.calls == ["warm_up", "new_game 15", "prepare 15 123000000"]
+        assert engine.calls == ["compile_in_child", "warm_up", "new_game 15", "prepare 15 123000000"]
         assert player.choose(board, ThinkLimits.seconds(5.0)).info == "engine"
         player.prepare(board, 5)  # from now on straight to the engine
         assert engine.calls[-1] == "prepare 15 5"
@@ -246,7 +249,7 @@ def test_a_folder_is_warm_once_marked_and_only_for_the_same_python_and_numba(tmp
 # --- the installed brain ----------------------------------------------------------------------------------------
 
 def test_a_brain_on_an_empty_cache_answers_ok_and_its_first_moves_while_it_compiles(pbrain_executable, tmp_path):
-    brain = PipeBrain([pbrain_executable], env={**os.environ, "MONTE_CACHE_DIR": str(tmp_path)})
+    brain = PipeBrain([pbrain_executable], env={**os.environ, "MONTE_CACHE_DIR": str(tmp_path)}, own_group=True)
     try:
         assert brain.ask("START 15")[0] == "OK"
         assert not any(tmp_path.glob(f"*/{cachedir.WARM_MARKER}"))  # OK came while the compile is under way
@@ -266,6 +269,7 @@ def test_a_brain_on_an_empty_cache_answers_ok_and_its_first_moves_while_it_compi
         assert brain.process.wait(WAIT_S) == 0  # END does not wait for the compile either
     finally:
         brain.kill()
+        os.killpg(brain.process.pid, signal.SIGKILL)  # the compile child, which would otherwise finish its work
 
 
 def test_a_fresh_brain_on_a_warm_cache_hands_its_moves_to_the_compiled_engine(warm_pbrain):

@@ -56,9 +56,10 @@ move) rather than swapping at once."""
 class PipeBrain:
     """One brain process on pipes: lines written, answers read with the time each was read."""
 
-    def __init__(self, command: Sequence[str], env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, command: Sequence[str], env: Mapping[str, str] | None = None, own_group: bool = False) -> None:
+        """Start `command` (with `env`, and in a process group of its own if `own_group`)."""
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env)
+                                        stderr=subprocess.DEVNULL, env=env, start_new_session=own_group)
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.messages: list[str] = []
         """The MESSAGE lines that came with the last answer."""
