@@ -16,8 +16,8 @@ leaves it to finish, so that a cache gets warm even when every game is shorter t
 waits for it (under the cache folder's lock) instead of compiling again. A manager that kills the brain's process
 group stops it too; what it had compiled stays in the cache.
 
-When the cache is warm, a move waits for the engine for up to WAIT_SHARE of its time: the engine is usually ready
-by then, and the quick player needs only the rest.
+When the cache is warm, a move long enough waits for the engine for up to WAIT_SHARE of its time: the engine is
+usually ready by then, and the quick player needs only the rest.
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ from brain.swap2 import evaluation_of
 log = logging.getLogger(__name__)
 
 WAIT_SHARE = 0.5
-"""The share of a move's time it may wait for an engine that is loading from a warm cache."""
+"""The share of a move's time it may wait for an engine that is loading from a warm cache..."""
+QUICK_RESERVE_SECONDS = 0.25
+"""...as long as the quick player is left this much (a short move does not wait: the engine takes longer to load)."""
 POLL_SECONDS = 0.01
 """How often a waiting move looks at its stop flag and its time."""
 
@@ -104,6 +106,7 @@ class LoadingPlayer:
     def _run_loader(self) -> None:
         started = time.monotonic()
         try:
+            self._quick.warm_up()
             if not cache_is_warm():
                 self._cold.set()
                 compile_in_child()
@@ -124,9 +127,10 @@ class LoadingPlayer:
             self._loaded.set()
 
     def _engine_in_time(self, limits: ThinkLimits) -> Player | None:
-        """The engine, waiting for it while it loads from a warm cache, up to WAIT_SHARE of the move's time."""
-        now = time.monotonic()
-        give_up = now + WAIT_SHARE * max(0.0, limits.hard_deadline - now)
+        """The engine, waiting for it while it loads from a warm cache: up to WAIT_SHARE of the move's time, leaving the
+        quick player QUICK_RESERVE_SECONDS."""
+        left = max(0.0, limits.hard_deadline - time.monotonic())
+        give_up = time.monotonic() + min(WAIT_SHARE * left, left - QUICK_RESERVE_SECONDS)
         while self._engine is None and not self._loaded.is_set() and not self._cold.is_set():
             if limits.stop.is_set() or time.monotonic() >= give_up:
                 break

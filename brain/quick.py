@@ -4,9 +4,9 @@ waited.
 
 It is the greedy baseline run interpreted (``brain.kernels``): take a five; else block the opponent's five (its four);
 else the best cell by the greedy one-ply pattern score (own open fours and four-threes first, then blocks of the
-opponent's, then threes and shape). Interpreted, the scan costs a few milliseconds a cell, so the cells are scanned
-nearest the last stones first, a few at a time, until the move's time is nearly spent: the best cell found by then is
-played.
+opponent's, then threes and shape). Interpreted, the scan costs about a millisecond a cell, so the cells are scanned
+nearest the last stones first, a few at a time, until SCAN_SHARE of the move's time is spent: the best cell found by
+then is played.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from brain.player import MoveChoice, ThinkLimits
 
 CHUNK_CELLS = 6
 """Cells scanned between two looks at the clock."""
+SCAN_SHARE = 0.7
+"""The share of the time to the hard deadline the scan may use: the rest covers a loader thread holding the GIL
+for tens of milliseconds at a time (``brain.loading``) and the reply."""
 
 
 class QuickPlayer:
@@ -29,7 +32,8 @@ class QuickPlayer:
     name = "quick"
 
     def warm_up(self) -> None:
-        """Nothing to compile: that is the point."""
+        """Nothing to compile, that is the point: only load the interpreted modules it runs (``brain.kernels``)."""
+        kernels.interpreted("brain.baselines")
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget."""
@@ -51,8 +55,9 @@ class QuickPlayer:
                     return MoveChoice(x, y, f"quick: {what}")
         cells = self._nearest_first(board, np.flatnonzero(greedy.candidate_mask(board.cells, board.stride,
                                                                                greedy.NEAR)))
+        scan_until = started + SCAN_SHARE * max(0.0, limits.hard_deadline - started)
         best, best_score, scanned, slowest = -1, -1, 0, 0.0
-        while scanned < len(cells) and not limits.stop.is_set() and time.monotonic() + slowest < limits.hard_deadline:
+        while scanned < len(cells) and not limits.stop.is_set() and time.monotonic() + slowest < scan_until:
             chunk_started = time.monotonic()
             mask = np.zeros(board.cells.shape[0], dtype=np.bool_)
             mask[cells[scanned:scanned + CHUNK_CELLS]] = True

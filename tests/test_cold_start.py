@@ -59,7 +59,8 @@ print(json.dumps({"sent": sent, "numba": sorted(m for m in sys.modules if m.spli
 '''
 
 
-def test_start_moves_and_swap2_are_answered_without_numba_while_the_engine_loads():
+def test_start_moves_and_swap2_are_answered_without_numba_while_the_engine_loads(warm_pbrain):
+    # warm_pbrain: the cache is warm, so that the loader loads in-process (and imports numba: not before the moves)
     result = subprocess.run([sys.executable, "-c", NO_NUMBA], capture_output=True, text=True, timeout=WAIT_S,
                             check=True)
     report = json.loads(result.stdout)
@@ -203,6 +204,17 @@ def test_from_a_warm_cache_a_move_waits_for_the_engine(monkeypatch):
     threading.Timer(0.1, gate.set).start()  # loaded while the move waits (it may wait WAIT_S / 2)
     try:
         assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info == "engine"
+    finally:
+        gate.set()
+        kernels.release()
+
+
+def test_a_short_move_does_not_wait_for_a_loading_engine(monkeypatch):
+    engine, gate = FakeEngine(), threading.Event()  # the engine never comes
+    player = loading_player(engine, gate, warm=True, monkeypatch=monkeypatch)
+    player.warm_up()
+    try:
+        assert player.choose(Board(15), ThinkLimits.seconds(0.2)).info.startswith("quick: ")
     finally:
         gate.set()
         kernels.release()

@@ -644,37 +644,32 @@ def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered()
     assert not session_thread.is_alive()  # the end of input ended the session
 
 
-def test_end_read_while_the_player_thinks_stops_it_answers_the_move_and_ends_the_session():
-    write_end, player, sent, session_thread = thinking_session()
+def session_ended_by(batch: bytes, then: bytes = b"") -> tuple[WaitingPlayer, list[str]]:
+    """A session fed `batch`, and `then` once its player thinks, which must end it while its input stays open: the
+    player and what was sent."""
+    write_end, player, sent, session_thread = thinking_session(batch)
     try:
-        os.write(write_end, b"END\n")
-        session_thread.join(WAIT_S)
-        assert not session_thread.is_alive()  # the input is still open: END ended the session
-    finally:
-        os.close(write_end)
-    assert player.stopped and sent == ["OK", "1,1"]
-
-
-def test_a_batch_ending_in_end_is_answered_in_order_and_nothing_after_end_is():
-    write_end, player, sent, session_thread = thinking_session(
-        b"START 15\nINFO timeout_turn 60000\nBEGIN\nABOUT\nTURN 3,3\nEND\nABOUT\n")
-    try:
+        os.write(write_end, then)
         session_thread.join(WAIT_S)
         assert not session_thread.is_alive()
     finally:
         os.close(write_end)
+    return player, sent
+
+
+def test_end_read_while_the_player_thinks_stops_it_answers_the_move_and_ends_the_session():
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\n", then=b"END\n")
+    assert player.stopped and sent == ["OK", "1,1"]
+
+
+def test_a_batch_ending_in_end_is_answered_in_order_and_nothing_after_end_is():
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\nABOUT\nTURN 3,3\nEND\nABOUT\n")
     assert sent[:3] == ["OK", "1,1", about_line()] and len(sent) == 4  # the TURN's move, nothing for the last ABOUT
     assert len(player.limits) == 2 and all(limits.stop.is_set() for limits in player.limits)
 
 
 def test_end_stops_a_queued_think_before_it_begins():
-    write_end, player, sent, session_thread = thinking_session(
-        b"START 15\nINFO timeout_turn 60000\nBEGIN\nTURN 3,3\nEND\n")
-    try:
-        session_thread.join(WAIT_S)
-        assert not session_thread.is_alive()
-    finally:
-        os.close(write_end)
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\nTURN 3,3\nEND\n")
     assert sent[:2] == ["OK", "1,1"] and len(sent) == 3
     assert len(player.limits) == 2 and player.limits[1].stop.is_set()  # set before the TURN's think began
 
