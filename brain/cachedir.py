@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import importlib.metadata
 import os
 import sys
 import tempfile
@@ -58,7 +57,9 @@ WARM_MARKER = "warm"
 
 
 def _toolchain() -> str:
-    return f"python {sys.version_info.major}.{sys.version_info.minor} numba {importlib.metadata.version('numba')}"
+    from importlib import metadata  # here: pbrain-monte asks only on its loader thread, after its first OK
+
+    return f"python {sys.version_info.major}.{sys.version_info.minor} numba {metadata.version('numba')}"
 
 
 def cache_is_warm() -> bool:

@@ -88,7 +88,7 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
             raise ImportError(f"interpreted brain modules import {name} with 'from {name} import ...' only")
         return interpreted(name)
     if level == 0 and name == "brain" and any(_uses_jit(f"brain.{item}") for item in fromlist or ()):
-        raise ImportError(f"interpreted brain modules import compiled modules with 'from brain.X import ...' only")
+        raise ImportError("interpreted brain modules import compiled modules with 'from brain.X import ...' only")
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 

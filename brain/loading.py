@@ -17,7 +17,10 @@ waits for it (under the cache folder's lock) instead of compiling again. A manag
 group stops it too; what it had compiled stays in the cache.
 
 When the cache is warm, a move long enough waits for the engine for up to WAIT_SHARE of its time: the engine is
-usually ready by then, and the quick player needs only the rest.
+usually ready by then, and the quick player needs only the rest. A brain told to load before it answers (the
+environment variable LOAD_BEFORE_OK set to 1, as the tournament runner does) waits for a warm cache's engine at
+``START`` instead -- about a second -- so that every move of its games is the engine's; from a cold cache it still
+answers at once.
 """
 
 from __future__ import annotations
@@ -45,18 +48,22 @@ QUICK_RESERVE_SECONDS = 0.25
 """...as long as the quick player is left this much (a short move does not wait: the engine takes longer to load)."""
 POLL_SECONDS = 0.01
 """How often a waiting move looks at its stop flag and its time."""
+LOAD_BEFORE_OK = "MONTE_LOAD_BEFORE_OK"
+"""The environment variable that, set to 1, makes ``pbrain-monte`` load a warm cache's engine before its first OK."""
 
 
 class LoadingPlayer:
     """The engine `load` makes, once loaded; the `quick` player until then (see the module docstring)."""
 
-    def __init__(self, name: str, load: Callable[[], Player], quick: Player) -> None:
+    def __init__(self, name: str, load: Callable[[], Player], quick: Player, load_before_ok: bool = False) -> None:
+        """`load_before_ok`: the first ``warm_up`` returns only once a warm cache's engine is loaded."""
         self.name = name
         self._load = load
         self._quick = quick
+        self._load_before_ok = load_before_ok
         self._engine: Player | None = None
         self._lock = threading.Lock()
-        """Guards the engine's hand-over: the game and limits recorded for it, and the engine itself."""
+        """Guards the engine's hand-over: the game and the preparation recorded for it, and the engine itself."""
         self._game: Board | None = None
         self._prepared: tuple[Board, int] | None = None
         self._loader: threading.Thread | None = None
@@ -70,13 +77,20 @@ class LoadingPlayer:
         """The loaded engine, or None while it loads (or if loading failed)."""
         return self._engine
 
+    def wait_loaded(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the loader to be done (with an engine, or without one if it failed);
+        whether it is."""
+        return self._loaded.wait(timeout)
+
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
-        """Start loading the engine in the background, once; returns at once."""
+        """Start loading the engine in the background, once; returns at once (unless told to load before OK)."""
         if self._loader is None:
             kernels.hold()
             self._loader = threading.Thread(target=self._run_loader, name="pbrain-loader", daemon=True)
             self._loader.start()
+            if self._load_before_ok:
+                self._wait_for_engine(lambda: False)
 
     def new_game(self, board: Board) -> None:
         """Start the game on the engine if it is loaded, else when it is."""
@@ -131,9 +145,12 @@ class LoadingPlayer:
         quick player QUICK_RESERVE_SECONDS."""
         left = max(0.0, limits.hard_deadline - time.monotonic())
         give_up = time.monotonic() + min(WAIT_SHARE * left, left - QUICK_RESERVE_SECONDS)
-        while self._engine is None and not self._loaded.is_set() and not self._cold.is_set():
-            if limits.stop.is_set() or time.monotonic() >= give_up:
-                break
+        return self._wait_for_engine(lambda: limits.stop.is_set() or time.monotonic() >= give_up)
+
+    def _wait_for_engine(self, give_up: Callable[[], bool]) -> Player | None:
+        """The engine, once loaded from a warm cache or when `give_up` says so (looked at every POLL_SECONDS); None at
+        once if loading failed or the cache is cold (a compile takes a minute)."""
+        while self._engine is None and not self._loaded.is_set() and not self._cold.is_set() and not give_up():
             self._loaded.wait(POLL_SECONDS)
         return self._engine
 

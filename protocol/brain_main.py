@@ -5,7 +5,8 @@ points file descriptor 1 (and ``sys.stdout``) at stderr: a stray ``print`` from 
 instead of a protocol error.
 
 Nothing on the way to the first ``OK`` imports numba: the engine loads on a thread of its own after ``START``
-(``brain.loading``), and the quick player answers until it is ready.
+(``brain.loading``; before the ``OK`` when $MONTE_LOAD_BEFORE_OK is 1 and the cache is warm), and the quick player
+answers until it is ready.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import sys
 from typing import BinaryIO
 
-from brain.loading import LoadingPlayer
+from brain.loading import LOAD_BEFORE_OK, LoadingPlayer
 from brain.players import DEFAULT_ENGINE, check_settings, engine_names, make_player, warm_up_all
 from brain.quick import QuickPlayer
 from protocol.session import Session
@@ -101,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         check_settings(args.engine, settings)
     except ValueError as exc:
         parser.error(str(exc))
-    player = LoadingPlayer(args.engine, lambda: make_player(args.engine, args.seed, settings), QuickPlayer())
+    player = LoadingPlayer(args.engine, lambda: make_player(args.engine, args.seed, settings), QuickPlayer(),
+                           load_before_ok=os.environ.get(LOAD_BEFORE_OK) == "1")
     writer = LineWriter(protocol_stdout())
     reader = StdinReader(sys.stdin.fileno()).start()
     try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import metadata
 
 from brain import swap2
 from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
@@ -139,6 +138,8 @@ INFO_KEYS: dict[str, Callable[[str], object]] = {
 
 def about_line() -> str:
     """The ABOUT answer, with the installed package's version and author."""
+    from importlib import metadata  # here: a fifth of the imports before the first OK, and only ABOUT needs it
+
     try:
         info = metadata.metadata(DISTRIBUTION)
         version, author = info["Version"], info.get("Author") or "unknown"

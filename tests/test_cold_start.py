@@ -161,7 +161,8 @@ class FakeEngine:
         return MoveChoice(1, 1, "engine")
 
 
-def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: bool, monkeypatch):
+def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: bool, monkeypatch,
+                   load_before_ok: bool = False) -> LoadingPlayer:
     """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not (a cold
     one is 'compiled' by a stand-in that records the call in ``engine.calls``)."""
     monkeypatch.setattr(loading, "cache_is_warm", lambda: warm)
@@ -173,7 +174,7 @@ def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: 
             raise engine
         return engine
 
-    return LoadingPlayer("fake", load, QuickPlayer())
+    return LoadingPlayer("fake", load, QuickPlayer(), load_before_ok=load_before_ok)
 
 
 def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_the_game(monkeypatch):
@@ -187,7 +188,7 @@ def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_
         board.place(7, 7, BLACK)
         assert player.choose(board, ThinkLimits.seconds(5.0)).info.startswith("quick: ")
         gate.set()
-        assert player._loaded.wait(WAIT_S) and player.engine is engine
+        assert player.wait_loaded(WAIT_S) and player.engine is engine
         assert engine.calls == ["compile_in_child", "warm_up", "new_game 15", "prepare 15 123000000"]
         assert player.choose(board, ThinkLimits.seconds(5.0)).info == "engine"
         player.prepare(board, 5)  # from now on straight to the engine
@@ -204,6 +205,20 @@ def test_from_a_warm_cache_a_move_waits_for_the_engine(monkeypatch):
     threading.Timer(0.1, gate.set).start()  # loaded while the move waits (it may wait WAIT_S / 2)
     try:
         assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info == "engine"
+    finally:
+        gate.set()
+        kernels.release()
+
+
+@pytest.mark.parametrize("warm", [True, False])
+def test_told_to_load_before_ok_a_brain_waits_for_a_warm_cache_only(monkeypatch, warm):
+    engine, gate = FakeEngine(), threading.Event()
+    player = loading_player(engine, gate, warm=warm, monkeypatch=monkeypatch, load_before_ok=True)
+    if warm:
+        threading.Timer(0.1, gate.set).start()  # a cold cache's compile never ends here
+    try:
+        player.warm_up()
+        assert player.engine is (engine if warm else None)
     finally:
         gate.set()
         kernels.release()
@@ -226,7 +241,7 @@ def test_an_engine_that_fails_to_load_leaves_the_quick_player_playing(monkeypatc
     player = loading_player(RuntimeError("no compiler"), gate, warm=True, monkeypatch=monkeypatch)
     try:
         player.warm_up()
-        assert player._loaded.wait(WAIT_S) and player.engine is None
+        assert player.wait_loaded(WAIT_S) and player.engine is None
         assert player.choose(Board(15), ThinkLimits.seconds(5.0)).info.startswith("quick: ")
     finally:
         kernels.release()
