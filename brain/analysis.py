@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from brain.board import Board
-from brain.engine import MctsPlayer, SearchReport
+from brain.engine import MctsPlayer
+from brain.player import SearchInfo
 from brain.mcts import M_ROOT, Tree
 from brain.player import ThinkLimits
 
@@ -84,15 +85,15 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
     player = player or MctsPlayer()
     player.new_game(board)
     choice = player.choose(board, limits)
-    report = player.last_report
+    report = choice.search
     tree = player.tree
     move = (choice.x, choice.y)
     if report is None or tree is None:  # the engine fell back to any legal move: it has nothing more to say
         return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
     root = int(tree.meta[M_ROOT])
     moves = _root_moves(board, tree, root, report, move, player.last_refuted)[:max(top, 1)]
-    return Analysis(move, report.winrate, report.note, report.iterations, player.last_nodes, report.seconds,
-                    report.depth, report.pv, moves,
+    return Analysis(move, report.winrate, report.note, report.nodes, player.last_nodes, report.seconds,
+                    report.seldepth, report.pv, moves,
                     _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None)
 
 
@@ -107,7 +108,7 @@ def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[i
     return [board.coords(int(tree.move[node])), *MctsPlayer.principal_variation(board, tree, node, length - 1)]
 
 
-def _root_moves(board: Board, tree: Tree, root: int, report: SearchReport, chosen: tuple[int, int],
+def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen: tuple[int, int],
                 refuted: set[int]) -> list[MoveStats]:
     first, count = int(tree.first[root]), int(tree.count[root])
     note = report.note

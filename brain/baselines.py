@@ -19,9 +19,8 @@ import random
 import numpy as np
 
 from brain.board import PAD, Board
-from brain.jit import Int8Array, Int64Array, njit
+from brain.jit import BoolArray, Int8Array, Int64Array, njit
 from brain.player import MoveChoice, ThinkLimits
-from brain.warmup import warm_up
 from brain.rules import (
     BLACK, EMPTY, MOVE_FORBIDDEN, RULE_RENJU, WALL, WHITE, five_in_direction, judge_move, line_step, makes_five,
 )
@@ -155,7 +154,7 @@ def _cell_value(
 
 
 @njit(cache=True)
-def _candidates(cells: np.ndarray, stride: int, near: int) -> np.ndarray:
+def candidate_mask(cells: Int8Array, stride: int, near: int) -> np.ndarray:
     """Empty cells within `near` of a stone; every empty cell when there is no stone yet."""
     marked = np.zeros(cells.shape[0], dtype=np.bool_)
     any_stone = False
@@ -184,15 +183,17 @@ def greedy_scan(
     attack: Int64Array,
     defence: Int64Array,
     window_weights: Int64Array,
+    candidates: BoolArray,
 ) -> tuple[int, int]:
-    """The best cell for `color` by one-ply pattern score, and its score; (-1, -1) if no legal cell is left.
+    """The best of the `candidates` cells (a mask, see ``candidate_mask``) for `color` by one-ply pattern score, and
+    its score; (-1, -1) if no candidate is legal.
 
     Ties go to the cell nearest the centre (width // 2, height // 2), then to the lowest index, so the choice is
     deterministic. Black's forbidden points (renju) are never chosen, and the opponent is not "blocked" on a point
     where it may not play.
     """
     work = cells.copy()
-    marked = _candidates(work, stride, NEAR)
+    marked = candidates
     opponent = 3 - color
     renju = (rule & RULE_RENJU) != 0
     best = -1
@@ -255,6 +256,14 @@ def shape_totals(cells: Int8Array, stride: int, window_weights: Int64Array) -> t
     return black, white
 
 
+def warm_up_kernels() -> None:
+    """``brain.warmup.warm_up``, imported here rather than at the top: the quick player runs this module
+    interpreted (``brain.kernels``), where the warm-up has no place."""
+    from brain.warmup import warm_up
+
+    warm_up()
+
+
 def winning_moves(board: Board, color: int) -> list[tuple[int, int]]:
     """Every (x, y) where a `color` stone wins at once under the board's rule, row by row."""
     mask = winning_mask(board.cells, board.stride, color, board.rule)
@@ -278,7 +287,7 @@ class GreedyPlayer:
 
     def warm_up(self) -> None:
         """Compile or load the brain's compiled functions (``brain.warmup``)."""
-        warm_up()
+        warm_up_kernels()
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget: the player keeps no state between moves."""
@@ -290,7 +299,7 @@ class GreedyPlayer:
         """The best-scoring cell for the side to move (the scan takes milliseconds, so `limits` never bind)."""
         idx, score = greedy_scan(
             board.cells, board.stride, board.width, board.height, board.to_move, board.rule,
-            ATTACK_WEIGHTS, DEFENCE_WEIGHTS, WINDOW_WEIGHTS,
+            ATTACK_WEIGHTS, DEFENCE_WEIGHTS, WINDOW_WEIGHTS, candidate_mask(board.cells, board.stride, NEAR),
         )
         if idx < 0:
             raise NoLegalMove("no legal move is left for the side to move")
@@ -313,7 +322,7 @@ class RandomPlayer:
 
     def warm_up(self) -> None:
         """Compile or load the brain's compiled functions (``brain.warmup``)."""
-        warm_up()
+        warm_up_kernels()
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget: the random stream simply goes on."""

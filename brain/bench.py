@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass
 
 from brain.board import Board
 from brain.limits import new_limits
-from brain.mcts import Params, new_tree, reset_tree, search
+from brain.mcts import new_tree, reset_tree, search
 from brain.position import new_state
+from brain.settings import Params
 from brain.threats import new_workspace
 from brain.uct import UctPlayer, seed_random, uct_search
 from brain.vct import new_vct_space

@@ -1,4 +1,6 @@
 """The game board: a flat, wall-framed numpy array that the compiled kernels read directly, and its move history.
+It imports no numba: the rules it asks come from ``brain.kernels.module``, compiled or -- while the process compiles
+in the background -- interpreted.
 
 Coordinates are the protocol's ``x,y`` (0-based, x = column). Inside, a cell is one index into ``cells``:
 ``(y + PAD) * stride + (x + PAD)`` with ``stride = width + 2 * PAD``. The PAD-wide frame of WALL cells lets every
@@ -11,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain import rules
-from brain.rules import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WALL, WHITE
+from brain import kernels
+from brain.codes import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, RULE_RENJU, WALL, WHITE
 
 PAD = 5
 MIN_SIZE = 5
@@ -110,7 +112,8 @@ class Board:
         MOVE_WINS, MOVE_FORBIDDEN (renju foul for black) or MOVE_OK. Raises IllegalMove if the cell is not free."""
         self._require_empty(x, y)
         color = self.to_move if color is None else color
-        return int(rules.judge_move(self.cells, self.stride, self.index(x, y), color, self.rule))
+        idx = self.index(x, y)
+        return int(kernels.module("brain.rules").judge_move(self.cells, self.stride, idx, color, self.rule))
 
     def is_forbidden(self, x: int, y: int) -> bool:
         """Whether black may not play the empty cell (x, y) under this board's rule."""
@@ -119,8 +122,8 @@ class Board:
     def legal_moves(self) -> list[tuple[int, int]]:
         """Every cell the side to move may play (renju: black's forbidden points left out)."""
         moves = self.empty_cells()
-        if self.to_move == BLACK and self.rule & rules.RULE_RENJU:
-            banned = rules.forbidden_points(self.cells, self.stride, self.rule)
+        if self.to_move == BLACK and self.rule & RULE_RENJU:
+            banned = kernels.module("brain.rules").forbidden_points(self.cells, self.stride, self.rule)
             moves = [(x, y) for x, y in moves if not banned[self.index(x, y)]]
         return moves
 

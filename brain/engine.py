@@ -17,19 +17,18 @@ under a node budget counts nodes rather than seconds.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
 
 import numpy as np
 
-from brain.board import Board
+from brain.board import MOVE_WINS, Board
 from brain.limits import SearchLimits
 from brain.memory import tree_capacity
 from brain.mcts import (
-    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Params, Tree, best_child, expand_root, find_child, new_tree, reset_tree,
-    search,
+    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, best_child, expand_root, find_child, new_tree, reset_tree, search,
 )
-from brain.player import MoveChoice, ThinkLimits
+from brain.player import MoveChoice, SearchInfo, ThinkLimits
 from brain.position import State, make, new_state, unmake
+from brain.settings import Options, Params
 from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
 from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 from brain.warmup import warm_up
@@ -46,69 +45,7 @@ ZONE_NODES = 20_000           # the most proof nodes read back to find the cells
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
-
-
-@dataclass(frozen=True)
-class Options:
-    """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
-    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
-
-    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter)."""
-
-    root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
-    root_vcf_nodes: int = 60_000   # our own VCF at the root
-    vct_plies: int = 30            # how deep a VCT may go (plies of both sides)
-    vct_max_nodes: int = 1_000_000  # the most any one VCT may search (0: no VCT)
-    vct_share: float = 0.12        # the share of the move's time our own VCT may use
-    threat_share: float = 0.08     # ...the opponent's VCT in the position as it stands (is there a threat at all?)
-    filter_share: float = 0.35     # ...the root filter (every move against the opponent's VCF, then VCT)
-    clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
-    clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
-    checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
-
-
-def configure(settings: dict[str, str]) -> tuple[Params, Options]:
-    """Params and Options with `settings` (name -> text) applied; ValueError names an unknown or bad setting."""
-    params, options = Params(), Options()
-    for name, text in settings.items():
-        if name in Params._fields:
-            kind = type(getattr(params, name))
-            params = params._replace(**{name: _parse(name, text, kind)})
-        elif name in Options.__dataclass_fields__:
-            kind = type(getattr(options, name))
-            options = replace(options, **{name: _parse(name, text, kind)})
-        else:
-            known = ", ".join(sorted((*Params._fields, *Options.__dataclass_fields__)))
-            raise ValueError(f"unknown setting {name!r}; known: {known}")
-    return params, options
-
-
-def _parse(name: str, text: str, kind: type) -> int | float:
-    try:
-        return kind(text)
-    except ValueError:
-        raise ValueError(f"setting {name!r} needs a {kind.__name__}, not {text!r}") from None
-
-
-@dataclass
-class SearchReport:
-    """What one move's search found (the MESSAGE line is made from it)."""
-
-    move: tuple[int, int]
-    iterations: int
-    seconds: float
-    depth: int
-    winrate: float
-    pv: list[tuple[int, int]]
-    note: str = ""
-
-    def line(self) -> str:
-        """The one-line summary strong engines print per move."""
-        speed = self.iterations / self.seconds if self.seconds > 0 else 0.0
-        pv = " ".join(f"{x},{y}" for x, y in self.pv)
-        note = f" {self.note}" if self.note else ""
-        return (f"depth {self.depth} winrate {self.winrate * 100:.1f}% iterations {self.iterations} "
-                f"speed {speed / 1000:.1f}k/s time {self.seconds * 1000:.0f}ms pv {pv}{note}")
+MAX_PV_PLIES = 30             # the longest principal variation reported
 
 
 class MctsPlayer:
@@ -127,9 +64,6 @@ class MctsPlayer:
         self._zone_mark = np.zeros(0, dtype=np.uint8)
         self._zone_cells = np.zeros(0, dtype=np.int32)
         self._memory = -1
-        self.last_report: SearchReport | None = None
-        """What the last move's search found (None when it fell back to any legal move); ``brain.analysis``
-        reads it with the tree."""
         self.last_refuted: set[int] = set()
         """The last move's root children (tree slots) found lost by the root filter's or final check's threat
         searches."""
@@ -158,7 +92,7 @@ class MctsPlayer:
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
-        self.last_report, self.last_refuted = None, set()
+        self.last_refuted = set()
         with SearchLimits(limits) as search_limits:
             choice = self._choose(board, search_limits)
             self.last_nodes = search_limits.nodes
@@ -178,15 +112,18 @@ class MctsPlayer:
         if count == 0:  # lost at once or the board is full: any legal move will do
             return self._fallback(board, started, "no saving move")
         if count == 1:
-            return self._report(board, st, tree, started, 0, int(tree.move[tree.first[root]]), "forced")
+            move = int(tree.move[tree.first[root]])
+            wins = board.is_empty(*board.coords(move)) and board.judge(*board.coords(move)) == MOVE_WINS
+            return self._report(board, st, tree, started, 0, move, "forced", mate=1 if wins else 0)
 
         if find_vcf(st, color, ROOT_VCF_PLIES, self.options.root_vcf_nodes, ws, False, limits.array):
             line = self._vcf_line(board, ws.pv)
-            return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line)
+            return self._report(board, st, tree, started, 0, int(ws.pv[0]), "vcf", line, mate=len(line))
         thinking = max(0.0, limits.soft_deadline - limits.now())
         win = self._vct(st, color, self._vct_nodes(self.options.vct_share * thinking, limits), limits)
         if win >= 0:
-            return self._report(board, st, tree, started, 0, win, f"vct {int(self._vct_space.info[V_PLIES])} plies")
+            plies = int(self._vct_space.info[V_PLIES])
+            return self._report(board, st, tree, started, 0, win, f"vct {plies} plies", mate=plies)
 
         threatened = self._vct(st, 3 - color, self._vct_nodes(self.options.threat_share * thinking, limits), limits) >= 0 or \
             self._vct_space.info[V_RESULT] < 0
@@ -197,10 +134,12 @@ class MctsPlayer:
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
+        mate = 0
         if tree.proven[root] < 0 or tree.proven[child] == 1:
             child = self._longest_defence(tree, root, loss_plies)
             note = f"lost, longest defence ({loss_plies.get(child, UNKNOWN_LOSS_PLIES)} plies)"
-        return self._report(board, st, tree, started, iterations, int(tree.move[child]), note)
+            mate = -loss_plies.get(child, UNKNOWN_LOSS_PLIES)
+        return self._report(board, st, tree, started, iterations, int(tree.move[child]), note, mate=mate)
 
     # --- steps ----------------------------------------------------------------------------------------------
     def _workspace_for(self, st: State) -> Workspace:
@@ -432,19 +371,23 @@ class MctsPlayer:
         return bool(tree.visits[best] - tree.visits[second] > iterations_left)
 
     def _report(self, board: Board, st: State, tree: Tree, started: float, iterations: int, move: int,
-                note: str, line: list[tuple[int, int]] | None = None) -> MoveChoice:
+                note: str, line: list[tuple[int, int]] | None = None, mate: int = 0) -> MoveChoice:
+        """The chosen move with what the search found: its main line (or the proof's `line`), its depth and win rate;
+        `mate` plies to a proven win (> 0) or loss (< 0), else what the tree has proven."""
         x, y = board.coords(move)
         if not board.is_empty(x, y) or board.is_forbidden(x, y) and board.to_move == 1:
             return self._fallback(board, started, f"search proposed {x},{y}")
         root = int(tree.meta[M_ROOT])
-        pv = line or self.principal_variation(board, tree, root)
+        main_line = self.principal_variation(board, tree, root)
+        pv = line or (main_line if main_line[:1] == [(x, y)] else [(x, y)])
         winrate = self._winrate(tree, root)
-        if note == "vcf" or note.startswith("vct"):
-            winrate = 1.0
-        report = SearchReport((x, y), iterations, time.monotonic() - started, int(tree.meta[M_MAXDEPTH]),
-                              winrate, pv or [(x, y)], note)
-        self.last_report = report
-        return MoveChoice(x, y, report.line())
+        if mate == 0 and tree.proven[root] != 0:
+            mate = len(pv) if tree.proven[root] > 0 else -len(pv)
+        if mate != 0:
+            winrate = 1.0 if mate > 0 else 0.0
+        search = SearchInfo(depth=len(pv), seldepth=max(len(pv), int(tree.meta[M_MAXDEPTH])), winrate=winrate,
+                            nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note)
+        return MoveChoice(x, y, search=search)
 
     @staticmethod
     def _winrate(tree: Tree, root: int) -> float:
@@ -456,7 +399,7 @@ class MctsPlayer:
         return float(0.5 + 0.5 * tree.wsum[child] / tree.visits[child])
 
     @staticmethod
-    def principal_variation(board: Board, tree: Tree, root: int, length: int = 8) -> list[tuple[int, int]]:
+    def principal_variation(board: Board, tree: Tree, root: int, length: int = MAX_PV_PLIES) -> list[tuple[int, int]]:
         """The most-visited line below `root`, at most `length` moves."""
         line = []
         node = root

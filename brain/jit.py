@@ -5,58 +5,20 @@ package is installed in a read-only folder. We point numba's cache folder (``num
 writable folder before anything is compiled; every compiled module imports ``njit`` from here so that this always
 happens first. A ``NUMBA_CACHE_DIR`` set by the user wins. The setting is made in numba's config, not in
 ``os.environ``: a program that imports the brain (the tournament runner) must not hand it down to the engines it
-starts, each of which (other revisions of Monte included) picks the folder for its own sources.
-
-numba checks only the defining file of a cached function, not the files of the functions it calls (and inlines):
-after an edit to ``position.py``, a cached kernel of ``mcts.py`` would still run the old code (we saw it crash). So
-the folder is named after a hash of every source file of the brain: any change gives a fresh cache.
+starts, each of which (other revisions of Monte included) picks the folder for its own sources. The folder is
+``brain.cachedir.BRAIN_CACHE_DIR``, one per source version.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
-from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 
+import numba
 
-def source_fingerprint() -> str:
-    """A short hash of the brain package's Python sources (see the module docstring)."""
-    digest = hashlib.sha1()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-def cache_dir() -> str:
-    """The writable folder for numba's compile cache: under $MONTE_CACHE_DIR, else ~/.cache/monte, else /tmp;
-    one subfolder per source fingerprint."""
-    candidates = []
-    if os.environ.get("MONTE_CACHE_DIR"):
-        candidates.append(os.environ["MONTE_CACHE_DIR"])
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(os.path.join(xdg, "monte"))
-    candidates.append(os.path.join(tempfile.gettempdir(), f"monte-{os.getuid()}"))
-    fingerprint = source_fingerprint()
-    candidates = [os.path.join(c, "numba-" + fingerprint) for c in candidates]
-    for folder in candidates:
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError:
-            continue
-        if os.access(folder, os.W_OK):
-            return folder
-    return candidates[-1]
-
-
-BRAIN_CACHE_DIR = cache_dir()
-"""This source version's folder: numba's compile cache (unless NUMBA_CACHE_DIR says otherwise) and pattern tables."""
-
-import numba  # noqa: E402
+from brain.cachedir import BRAIN_CACHE_DIR
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes
@@ -79,6 +41,7 @@ def array(dtype: types.Type, ndim: int = 1) -> Any:
     return Annotated[np.ndarray, types.Array(dtype, ndim, "C")]
 
 
+BoolArray = array(types.boolean)
 Int8Array = array(types.int8)
 UInt8Array = array(types.uint8)
 Int32Array = array(types.int32)
@@ -102,5 +65,5 @@ def kernel(function):
     return numba.njit(cache=True, _nrt=False, nogil=True)(function)
 
 
-__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "cache_dir", "BRAIN_CACHE_DIR", "Int8Array",
+__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "BRAIN_CACHE_DIR", "BoolArray", "Int8Array",
            "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

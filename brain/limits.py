@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from brain.jit import Int64Array, kernel
+from brain.stopflag import STOP_SLOT
 
 if TYPE_CHECKING:
     from brain.player import ThinkLimits
 
 # slots of a limits array
-L_STOP = 0        # nonzero: stop now
+L_STOP = STOP_SLOT  # nonzero: stop now (what a StopFlag writes)
 L_NODES = 1       # nodes searched so far
 L_MAX_NODES = 2   # stop once L_NODES reaches this
 LIMITS_SLOTS = 4
@@ -52,34 +53,6 @@ def charge(limits: Int64Array) -> bool:
         return True
     limits[L_NODES] += 1
     return False
-
-
-class StopFlag(threading.Event):
-    """A ``threading.Event`` (YXSTOP and END set it; anyone may wait on it) that also stops the searches linked to it:
-    ``set`` writes the stop slot of every linked limits array, so a running kernel sees it at its next node."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._links_lock = threading.Lock()
-        self._linked: list[np.ndarray] = []
-
-    def set(self) -> None:
-        with self._links_lock:
-            super().set()
-            for limits in self._linked:
-                limits[L_STOP] = 1
-
-    def link(self, limits: np.ndarray) -> None:
-        """Stop `limits` when this flag is set (at once if it is set already)."""
-        with self._links_lock:
-            self._linked.append(limits)
-            if self.is_set():
-                limits[L_STOP] = 1
-
-    def unlink(self, limits: np.ndarray) -> None:
-        """Forget `limits` (its search is over)."""
-        with self._links_lock:
-            self._linked = [linked for linked in self._linked if linked is not limits]
 
 
 class SearchLimits:

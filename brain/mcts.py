@@ -25,6 +25,7 @@ from brain.jit import Int64Array, kernel
 from brain.limits import charge
 from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from brain.position import I_STONES, State, make, unmake
+from brain.settings import Params
 from brain.threats import Workspace, find_vcf, generate_moves
 from brain.vct import VctSpace, find_vct
 
@@ -47,28 +48,6 @@ class Tree(NamedTuple):
     prior: np.ndarray    # float32
     proven: np.ndarray   # int8: +1/-1 from the side to move at the node, 0 unknown
     meta: np.ndarray     # int64[4]
-
-
-class Params(NamedTuple):
-    """Search knobs (tuned by games, not by guess; see the README's strength report)."""
-
-    c_puct: float = 1.6
-    eval_model: int = 0        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
-    fpu_reduction: float = 0.25
-    prior_power: float = 0.7
-    eval_scale: float = 260.0
-    max_children: int = 24
-    vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
-    vcf_plies: int = 14
-    vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
-    vcf_chain: int = 1         # 1: the in-tree VCF follows dependent chains of fours only (see find_vcf)
-    rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
-    rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
-    vct_visits: int = 128      # in-tree VCT: a node is asked whether its side to move wins by threats when its visits
-    vct_ratio: float = 0.25    # ...reach this and each doubling after, with this many VCT nodes per visit (0: off),
-    vct_depth: int = 2         # ...at this depth below the root or less,
-    vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
-    vct_plies: int = 24
 
 
 def new_tree(capacity: int) -> Tree:

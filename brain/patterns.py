@@ -34,7 +34,8 @@ from itertools import product
 
 import numpy as np
 
-from brain.jit import BRAIN_CACHE_DIR, Int32Array, njit
+from brain.cachedir import BRAIN_CACHE_DIR
+from brain.jit import Int32Array, njit
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
 
 WINDOW_HALF = 5
@@ -249,7 +250,7 @@ Tables = dict[str, np.ndarray]
 
 
 def stored_tables(name: str, build: Callable[[], Tables]) -> Tables:
-    """The named arrays `name`, read from this source version's cache folder (``brain.jit.BRAIN_CACHE_DIR``), or
+    """The named arrays `name`, read from this source version's cache folder (``brain.cachedir.BRAIN_CACHE_DIR``), or
     built and saved there first. Building caro's tables takes a quarter to half a second and renju's a tenth: that
     is paid once per machine and source version (``pbrain-monte --warmup`` builds them all), not in a game. Where the
     folder cannot be written, the tables are simply built."""

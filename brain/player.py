@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from brain.board import Board
-from brain.limits import StopFlag
+from brain.stopflag import StopFlag
 
 
 @dataclass
@@ -48,12 +48,35 @@ class ThinkLimits:
 
 
 @dataclass
+class SearchInfo:
+    """What a search found for the move it chose, for the protocol to report (``protocol.report`` formats it)."""
+
+    depth: int
+    """Plies of the principal variation: how deep the search's main line goes."""
+    seldepth: int
+    """The deepest the search went, in plies from the position."""
+    winrate: float
+    """The chance of winning for the side that moves, 0 to 1, as the search sees it."""
+    nodes: int
+    """Search iterations (MCTS playouts)."""
+    seconds: float
+    pv: list[tuple[int, int]]
+    """The principal variation (x, y), the chosen move first."""
+    mate: int = 0
+    """Plies to a proven win (> 0) or to a proven loss (< 0); 0 when nothing is proven."""
+    note: str = ""
+    """How the move was found when not by the search alone ("vcf", "forced", "threat", ...)."""
+
+
+@dataclass
 class MoveChoice:
-    """A chosen move and, optionally, one line about how it was found (sent as ``MESSAGE``)."""
+    """A chosen move and, optionally, what its search found (``search``) or one line of free text about it
+    (``info``); either is sent as ``MESSAGE`` before the move."""
 
     x: int
     y: int
     info: str | None = None
+    search: SearchInfo | None = None
 
 
 class Player(Protocol):

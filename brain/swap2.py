@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from brain.baselines import shape_evaluation
+from brain import kernels
 from brain.board import BLACK, WHITE, Board
 from brain.player import Player, ThinkLimits
 
@@ -39,9 +39,15 @@ class Swap2Answer:
 Evaluation = Callable[[Board], float]
 
 
+def static_evaluation(board: Board) -> float:
+    """The baselines' static shape evaluation (``brain.baselines.shape_evaluation``), compiled or interpreted as
+    ``brain.kernels`` says."""
+    return kernels.module("brain.baselines").shape_evaluation(board)
+
+
 def evaluation_of(player: Player) -> Evaluation:
     """The player's own ``evaluate(board)`` if it has one, else the static shape evaluation."""
-    return getattr(player, "evaluate", shape_evaluation)
+    return getattr(player, "evaluate", static_evaluation)
 
 
 def answer(board: Board, player: Player, limits: ThinkLimits) -> Swap2Answer:

@@ -4,7 +4,8 @@ costs lands inside a move.
 
 The list of what to compile is not kept by hand (a hand-kept list once missed the kernel behind BOARD's field 3, and
 the first such BOARD compiled for a second inside its move). It is read from the brain's own source: every call,
-outside compiled functions, of a name that is a numba dispatcher is an *entry point*. Each entry point is compiled for
+outside compiled functions, of a name that is a numba dispatcher is an *entry point* -- ``f(...)``, ``module.f(...)``
+or ``kernels.module("brain.x").f(...)`` (how numba-free code reaches kernels). Each entry point is compiled for
 the types its annotations give: ``int``, ``bool``, ``float``, the array aliases of ``brain.jit`` (``Int8Array``...),
 and the search's tuples, typed from a sample of each (``SAMPLES``). A compiled function that only compiled functions
 call needs nothing: numba compiles it with its callers.
@@ -23,17 +24,21 @@ import importlib
 import inspect
 import os
 import pkgutil
+import tempfile
 import typing
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import brain
+from brain import kernels
 from brain.board import Board
-from brain.jit import BRAIN_CACHE_DIR, Dispatcher, typeof, types
-from brain.mcts import Params, Tree, new_tree
+from brain.cachedir import BRAIN_CACHE_DIR, cache_is_warm, folder_lock, mark_warm
+from brain.jit import Dispatcher, typeof, types
+from brain.mcts import Tree, new_tree
 from brain.patterns import store_every_rule
 from brain.position import State, new_state
+from brain.settings import Params
 from brain.threats import Workspace, new_workspace
 from brain.vct import VctSpace, new_vct_space
 
@@ -62,15 +67,28 @@ _done = False
 def warm_up() -> None:
     """Compile every entry point, store every rule's tables, collect and freeze the heap: once per process (the
     protocol calls this at every START). Freezing once, after a collection, keeps garbage out of the frozen part:
-    frozen objects are never freed."""
+    frozen objects are never freed.
+
+    From a cold cache, processes sharing the cache folder take turns (``brain.cachedir.folder_lock``): one compiles
+    and marks the folder warm, the others then load what it wrote instead of compiling it again beside it."""
     global _done
     if not _done:
-        for dispatcher in entry_points():
-            dispatcher.compile(signature(dispatcher))
-        store_every_rule()
+        if cache_is_warm():
+            _compile_every_entry_point()
+        else:
+            with folder_lock(BRAIN_CACHE_DIR):
+                _compile_every_entry_point()
+                mark_warm()
         gc.collect()
         gc.freeze()
         _done = True
+
+
+def _compile_every_entry_point() -> None:
+    """Compile (or load from the cache) every entry point, and store every rule's tables."""
+    for dispatcher in entry_points():
+        dispatcher.compile(signature(dispatcher))
+    store_every_rule()
 
 
 def brain_modules() -> list[ModuleType]:
@@ -89,7 +107,7 @@ def entry_points() -> list[Dispatcher]:
     compiled for explicit signatures when they are defined.
 
     Reading the source takes a few tenths of a second, so the names found are kept in this source version's cache
-    folder (``brain.jit.BRAIN_CACHE_DIR``) and read from there by later processes."""
+    folder (``brain.cachedir.BRAIN_CACHE_DIR``) and read from there by later processes."""
     listed = os.path.join(BRAIN_CACHE_DIR, ENTRY_POINTS_FILE)
     try:
         with open(listed, encoding="utf-8") as names:
@@ -98,8 +116,10 @@ def entry_points() -> list[Dispatcher]:
         pass
     found = find_entry_points()
     try:
-        with open(listed, "w", encoding="utf-8") as names:
+        fd, temporary = tempfile.mkstemp(dir=BRAIN_CACHE_DIR, suffix=".part")
+        with os.fdopen(fd, "w", encoding="utf-8") as names:
             names.write("\n".join(f"{d.py_func.__module__}:{d.py_func.__name__}" for d in found))
+        os.replace(temporary, listed)  # a reader never sees half a list
     except OSError:
         pass
     return found
@@ -134,13 +154,18 @@ def _python_code(module: ModuleType) -> typing.Iterator[ast.AST]:
 
 
 def _resolve(expression: ast.expr, module: ModuleType) -> object:
-    """What a called name (``f`` or ``some_module.f``) means in `module`, or None."""
+    """What a called name (``f``, ``some_module.f`` or ``kernels.module("brain.x").f``) means in `module`, or
+    None."""
     if isinstance(expression, ast.Name):
         return vars(module).get(expression.id)
     if isinstance(expression, ast.Attribute):
         base = _resolve(expression.value, module)
         if inspect.ismodule(base):
             return getattr(base, expression.attr, None)
+    if isinstance(expression, ast.Call) and _resolve(expression.func, module) is kernels.module:
+        name = expression.args[0] if len(expression.args) == 1 else None
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            return importlib.import_module(name.value)
     return None
 
 
@@ -167,3 +192,7 @@ def _numba_type(hint: object, where: str) -> types.Type:
 @functools.cache
 def _sample_type(kind: type) -> types.Type:
     return typeof(SAMPLES[kind]())
+
+
+if __name__ == "__main__":  # python -m brain.warmup: how a brain compiles in a child process (brain.loading)
+    warm_up()

@@ -3,6 +3,10 @@
 Only protocol lines may reach stdout, so the process keeps a private handle on the real stdout for the protocol and
 points file descriptor 1 (and ``sys.stdout``) at stderr: a stray ``print`` from anywhere becomes a diagnostic
 instead of a protocol error.
+
+Nothing on the way to the first ``OK`` imports numba: the engine loads on a thread of its own after ``START``
+(``brain.loading``; before the ``OK`` when $MONTE_LOAD_BEFORE_OK is 1 and the cache is warm), and the quick player
+answers until it is ready.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import os
 import sys
 from typing import BinaryIO
 
-from brain.players import DEFAULT_ENGINE, engine_names, make_player, warm_up_all
+from brain.loading import LOAD_BEFORE_OK, LoadingPlayer
+from brain.players import DEFAULT_ENGINE, check_settings, engine_names, make_player, warm_up_all
+from brain.quick import QuickPlayer
 from protocol.session import Session
 from protocol.stdio import LineWriter, StdinReader
 
@@ -55,6 +61,18 @@ def warm_up() -> int:
     return 0
 
 
+def ensure_stderr() -> None:
+    """A brain started with stderr closed (``2>&-``) gets /dev/null there: diagnostics have somewhere to go, and fd 2
+    cannot be taken by a file or pipe the brain opens later."""
+    if sys.stderr is not None:
+        return
+    fd = os.open(os.devnull, os.O_WRONLY)
+    if fd != 2:
+        os.dup2(fd, 2)
+        os.close(fd)
+    sys.stderr = open(2, "w", closefd=False)
+
+
 def protocol_stdout() -> BinaryIO:
     """A private stream on the real stdout; fd 1 and ``sys.stdout`` then lead to stderr."""
     stream = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
@@ -73,6 +91,7 @@ def _split_setting(text: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the brain until END or the end of input; exit status 0 in both cases (the process leaves from here)."""
+    ensure_stderr()
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(args.log, parser)
@@ -80,13 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         return warm_up()
     try:
         settings = dict(_split_setting(text) for text in args.settings)
-        player = make_player(args.engine, args.seed, settings)
+        check_settings(args.engine, settings)
     except ValueError as exc:
         parser.error(str(exc))
+    player = LoadingPlayer(args.engine, lambda: make_player(args.engine, args.seed, settings), QuickPlayer(),
+                           load_before_ok=os.environ.get(LOAD_BEFORE_OK) == "1")
     writer = LineWriter(protocol_stdout())
-    reader = StdinReader(sys.stdin.fileno(), on_end=writer.exit_now).start()
+    reader = StdinReader(sys.stdin.fileno()).start()
     try:
         Session(player, writer.send, reader.commands()).run()
     except KeyboardInterrupt:
         return 130
-    writer.exit_now()  # the input ended (or END came): leave at once, as END does, without tearing the interpreter down
+    writer.exit_now()  # END came or the input ended: leave at once, without tearing the interpreter down

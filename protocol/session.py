@@ -6,7 +6,8 @@ of commands. Handlers are looked up in the ``COMMANDS`` table by command word.
 
 Bad input never ends the session and never leaves an owed answer unsent: an unknown command gets ``UNKNOWN``, a
 command that cannot be carried out gets ``ERROR <what was wrong>`` and changes nothing, and an unexpected failure
-inside a handler gets ``ERROR internal: ...`` (with the traceback in the log).
+inside a handler gets ``ERROR internal: ...`` (with the traceback in the log). Every line but a move goes out as one
+line of at most MAX_LINE_CHARS characters, whatever text it quotes (``one_line``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import metadata
 
 from brain import swap2
 from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
 from brain.player import Player, ThinkLimits
-from brain.rules import RULE_CONTINUOUS
+from brain.codes import RULE_CONTINUOUS
 from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
+from protocol.report import search_messages
 from protocol.stdio import Command
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,15 @@ BRAIN_NAME = "Monte"
 COUNTRY = "International"
 DEFAULT_TIMEOUT_TURN_MS = 30_000
 """The per-move limit until the manager sends ``INFO timeout_turn`` (Gomocup's usual 30 s)."""
+MAX_LINE_CHARS = 500
+"""The longest MESSAGE, ERROR or UNKNOWN line sent: they quote the manager's input, which may be huge."""
+
+
+def one_line(text: str, limit: int = MAX_LINE_CHARS) -> str:
+    """`text` as one protocol line: every run of whitespace (line ends of any kind included) becomes one space, and
+    text past `limit` characters is cut and marked with '...'."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class ProtocolError(Exception):
@@ -128,6 +138,8 @@ INFO_KEYS: dict[str, Callable[[str], object]] = {
 
 def about_line() -> str:
     """The ABOUT answer, with the installed package's version and author."""
+    from importlib import metadata  # here: a fifth of the imports before the first OK, and only ABOUT needs it
+
     try:
         info = metadata.metadata(DISTRIBUTION)
         version, author = info["Version"], info.get("Author") or "unknown"
@@ -162,15 +174,15 @@ class Session:
         """Carry out one command, answering whatever it is owed."""
         handler = COMMANDS.get(cmd.verb)
         if handler is None:
-            self._send(f"UNKNOWN {cmd.text}")
+            self._send(one_line(f"UNKNOWN {cmd.text}"))
             return
         try:
             handler(self, cmd)
         except ProtocolError as exc:
-            self._send(f"ERROR {exc}")
+            self._send(one_line(f"ERROR {exc}"))
         except Exception as exc:  # a bug must not kill the brain: answer and go on
             log.exception("internal error while handling %r", cmd.text)
-            self._send(f"ERROR internal: {type(exc).__name__}: {exc}")
+            self._send(one_line(f"ERROR internal: {type(exc).__name__}: {exc}"))
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _require_board(self) -> Board:
@@ -179,7 +191,7 @@ class Session:
         return self.board
 
     def _message(self, text: str) -> None:
-        self._send("MESSAGE " + " ".join(text.split()))
+        self._send(one_line("MESSAGE " + text))
 
     def _new_game(self, width: int, height: int) -> None:
         try:
@@ -203,7 +215,8 @@ class Session:
 
     def _answer_move(self, cmd: Command) -> None:
         """Choose our move (our colour is known by now) on the current board, play it as ours and send it, with the
-        player's MESSAGE first. A move the player got wrong is replaced by a legal one, so none is ever sent."""
+        player's MESSAGE lines first (``protocol.report``). A move the player got wrong is replaced by a legal one,
+        so none is ever sent."""
         board = self._require_board()
         if not board.empty_cells():
             raise ProtocolError("the board is full")
@@ -216,7 +229,10 @@ class Session:
             if not legal:
                 raise ProtocolError("no legal move is left")
             x, y = legal[0]
-        if choice.info:
+        if choice.search is not None:
+            for text in search_messages(choice.search, board.width):
+                self._message(text)
+        elif choice.info:
             self._message(choice.info)
         board.place(x, y, self.me)
         self._send(f"{x},{y}")
@@ -229,6 +245,9 @@ class Session:
         for cmd in self._commands:
             if cmd.verb == "DONE":
                 break
+            if cmd.verb == "END":
+                self.running = False
+                raise ProtocolError("END came before DONE")
             lines.append(cmd.text)
         else:
             raise ProtocolError("input ended before DONE")

@@ -1,8 +1,10 @@
 """The brain's ends of the pipes: a reader thread that turns stdin bytes into commands, and a line writer.
 
-Reading happens on its own thread so that two commands take effect while the main thread is still thinking:
-``END`` leaves the process at once, and ``YXSTOP`` sets the stop event of the move request it refers to (the
-latest command read before it). Every other command is queued and handled in order by the main thread.
+Every command is queued and handled in order by the main thread, so a manager (or a script) that sends a whole
+batch at once gets every answer, in order. Reading happens on its own thread so that two commands take effect while
+the main thread is still thinking: ``YXSTOP`` sets the stop event of the move request it refers to (the latest
+command read before it), and ``END`` stops every think still owed an answer, so that the main thread answers what
+came before END at once and then reaches END, where the brain leaves.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, NoReturn
 
-from brain.limits import StopFlag
+from brain.stopflag import StopFlag
 
 log = logging.getLogger(__name__)
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+MAX_LINE_BYTES = 1 << 16
+"""A longer line is cut to this many bytes (no protocol line comes near it): its tail is dropped as it arrives, so
+a line of megabytes costs neither memory nor time."""
 EXIT_FLUSH_WAIT = 0.5
 """How long END waits for a line being written by the main thread before leaving anyway (seconds)."""
 
@@ -49,25 +54,43 @@ class Command:
 
 
 class LineSplitter:
-    """Cuts a byte stream into text lines at CR LF, LF or CR (managers differ); blank lines are dropped.
+    """Cuts a byte stream into text lines at CR LF, LF or CR (managers differ); blank lines are dropped, and a line
+    longer than MAX_LINE_BYTES keeps only its first MAX_LINE_BYTES.
 
     A CR at the very end of a chunk ends its line at once (a manager that ends lines with CR alone must not wait);
-    an LF that follows in the next chunk then only makes a blank line, which is dropped.
+    an LF that follows in the next chunk then only makes a blank line, which is dropped. Only the new chunk is
+    searched for line ends, so a long line costs time in proportion to its length.
     """
 
     def __init__(self) -> None:
-        self._pending = b""
+        self._pending: list[bytes] = []
+        self._pending_bytes = 0
 
     def feed(self, data: bytes) -> list[str]:
         """The complete lines that `data` finishes."""
-        pieces = _LINE_END.split(self._pending + data)
-        self._pending = pieces.pop()
-        return _texts(pieces)
+        lines = []
+        start = 0
+        for end in _LINE_END.finditer(data):
+            self._keep(data[start:end.start()])
+            lines.append(self._take())
+            start = end.end()
+        self._keep(data[start:])
+        return _texts(lines)
 
     def finish(self) -> list[str]:
         """The last line, if the stream ended without a line end."""
-        pending, self._pending = self._pending, b""
-        return _texts([pending])
+        return _texts([self._take()])
+
+    def _keep(self, piece: bytes) -> None:
+        room = MAX_LINE_BYTES - self._pending_bytes
+        if piece and room > 0:
+            self._pending.append(piece[:room])
+            self._pending_bytes += min(len(piece), room)
+
+    def _take(self) -> bytes:
+        line = b"".join(self._pending)
+        self._pending, self._pending_bytes = [], 0
+        return line
 
 
 def _texts(pieces: list[bytes]) -> list[str]:
@@ -77,19 +100,23 @@ def _texts(pieces: list[bytes]) -> list[str]:
 
 
 class StdinReader:
-    """Reads commands from a file descriptor on a daemon thread and queues them for the main thread.
+    """Reads commands from a file descriptor on a daemon thread and queues them, in order, for the main thread.
 
-    ``END`` calls `on_end` at once (the brain leaves the process there; if `on_end` returns, END is queued too).
-    ``YXSTOP`` sets the stop event of the latest command before it, then is queued like any other line. The end of
-    input stops the latest command too (the manager is gone: nobody waits for its answer) and ends ``commands()``.
+    ``YXSTOP`` sets the stop event of the latest command before it, then is queued like any other line. ``END`` sets
+    the stop event of every command before it that is not answered yet -- the one the main thread is on and those
+    still queued -- so that each is answered at once (a think with its best move so far); then END is queued and
+    reading ends: nothing after END is read. The end of input does the same as END (the manager is gone: nobody waits
+    long for an answer) and ends ``commands()``.
     """
 
-    def __init__(self, fd: int, on_end: Callable[[], None], chunk_size: int = 65536) -> None:
+    def __init__(self, fd: int, chunk_size: int = 65536) -> None:
         self._fd = fd
-        self._on_end = on_end
         self._chunk_size = chunk_size
         self._queue: queue.Queue[Command | None] = queue.Queue()
         self._latest: Command | None = None
+        self._current: Command | None = None
+        """The command the main thread took last (it may be thinking about it)."""
+        self._ending = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pbrain-stdin", daemon=True)
 
     def start(self) -> "StdinReader":
@@ -98,8 +125,11 @@ class StdinReader:
         return self
 
     def commands(self) -> Iterator[Command]:
-        """The queued commands in order, until the input ends."""
+        """The queued commands in order, until END or the end of input (after END, END is the last)."""
         while (command := self._queue.get()) is not None:
+            self._current = command
+            if self._ending.is_set():  # END came while this one was being taken off the queue
+                command.stop.set()
             yield command
 
     def _run(self) -> None:
@@ -107,26 +137,39 @@ class StdinReader:
         try:
             while data := os.read(self._fd, self._chunk_size):
                 for text in splitter.feed(data):
-                    self._dispatch(text)
+                    if not self._dispatch(text):
+                        return
             for text in splitter.finish():
                 self._dispatch(text)
         except OSError as exc:
             log.warning("stdin closed with an error: %s", exc)
         finally:
-            if self._latest is not None:
-                self._latest.stop.set()
+            self._stop_all()
             self._queue.put(None)
 
-    def _dispatch(self, text: str) -> None:
+    def _dispatch(self, text: str) -> bool:
+        """Queue one line; False once it was END (read no further)."""
         command = Command(text)
         if command.verb == "END":
-            self._on_end()
-        elif command.verb == "YXSTOP":
+            self._stop_all()
+            self._queue.put(command)
+            return False
+        if command.verb == "YXSTOP":
             if self._latest is not None:
                 self._latest.stop.set()
         else:
             self._latest = command
         self._queue.put(command)
+        return True
+
+    def _stop_all(self) -> None:
+        """Stop the command being handled and every queued one."""
+        self._ending.set()
+        with self._queue.mutex:
+            waiting = [command for command in self._queue.queue if command is not None]
+        for command in (self._current, *waiting):
+            if command is not None:
+                command.stop.set()
 
 
 class LineWriter:
@@ -147,7 +190,8 @@ class LineWriter:
                 os._exit(0)
 
     def exit_now(self) -> NoReturn:
-        """Leave the process at once with status 0 (END), after the line being written, if any, is flushed."""
+        """Leave the process at once with status 0 (END, the end of input), after the line being written, if any,
+        is flushed: no interpreter teardown, no waiting for other threads."""
         self._lock.acquire(timeout=EXIT_FLUSH_WAIT)  # never released: the process ends here
         try:
             self._stream.flush()

@@ -20,6 +20,7 @@ from pexpect.popen_spawn import PopenSpawn
 
 from brain.baselines import GreedyPlayer
 from brain.board import MOVE_WINS, Board
+from brain.loading import LOAD_BEFORE_OK
 from brain.player import ThinkLimits
 
 pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  # inside pexpect 4.8
@@ -47,7 +48,7 @@ class Manager:
             os.close(fd)
 
         self.child = PopenSpawn([executable, "--engine", "mcts"], timeout=REPLY_S, encoding="utf-8",
-                                preexec_fn=stderr_to_file)
+                                preexec_fn=stderr_to_file, env={**os.environ, LOAD_BEFORE_OK: "1"})
 
     @property
     def pid(self) -> int:
@@ -141,8 +142,8 @@ def brain_moves(m: Manager, turn_ms: int, count: int, settings: tuple[str, ...] 
 
 
 def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager):
-    manager.send("ABOUT")
-    assert manager.answer().startswith('name="Monte"')  # imports done, no game yet
+    manager.send("START 15")
+    assert manager.answer() == "OK"  # the engine loaded (before OK: LOAD_BEFORE_OK), no move played yet
     start_up = manager.memory_kib("VmRSS") * 1024
     limit = start_up + MEMORY_HEADROOM
     for _ in brain_moves(manager, MEMORY_TURN_MS, MEMORY_MOVES, (f"INFO max_memory {limit}",)):

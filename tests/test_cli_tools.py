@@ -22,8 +22,9 @@ def test_bench_positions_are_unfinished_games() -> None:
     """A benchmark position the solver proves at once would measure an idle search."""
     from brain.bench import POSITIONS, board_of
     from brain.limits import new_limits
-    from brain.mcts import Params, new_tree, search
+    from brain.mcts import new_tree, search
     from brain.position import new_state
+    from brain.settings import Params
     from brain.threats import new_workspace
     from brain.vct import new_vct_space
 

@@ -105,8 +105,11 @@ def test_the_stopped_position_is_an_undecided_search(brain):
     # what the YXSTOP and END paths stop is a real search, not a forced move or a proof (which carry a note)
     clockcheck.start(brain, "INFO timeout_turn 300")
     brain.ask(*clockcheck.board_request(clockcheck.MIDDLE_GAME))
-    assert int(brain.message.split(" iterations ")[1].split()[0]) > 1000
-    assert re.fullmatch(r"\d+,\d+", brain.message.split()[-1]), brain.message  # the line ends in the pv, no note
+    summary, rapfi = brain.messages
+    words = rapfi.split()  # MESSAGE depth D-SD ev E n N ...
+    evaluation, nodes = words[words.index("ev") + 1], words[words.index("n") + 1]
+    assert int(nodes) > 1000 and not evaluation.lstrip("+-").startswith("M"), rapfi  # no proof
+    assert re.search(r" ms; ev ", summary), summary  # no note after the time: neither forced nor a threat
 
 
 @pytest.mark.parametrize("how", ["END", "EOF"])

@@ -226,17 +226,30 @@ def test_swap2board_with_five_stones_answers_swap_or_one_stone(brain):
 
 # --- time and stopping -----------------------------------------------------------------------------------------
 
+def engine_loaded(b: Brain) -> None:
+    """Short moves until the compiled engine answers one (a fresh brain's quick player answers while it loads)."""
+    b.send("INFO timeout_turn 200")
+    for _ in range(100):
+        b.send(MIDDLE_GAME)
+        first = b.line()
+        assert MOVE.match(b.reply())
+        if first.startswith("MESSAGE Monte: "):
+            return
+    pytest.fail("the compiled engine never answered")
+
+
 def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):
     """With the default engine and a minute to think about an undecided middle game (not a forced move), YXSTOP
     must bring the move well within REPLY_S, after a search."""
     b = brain("--log", os.devnull)  # the default engine
     assert b.ask("START 15") == "OK"
+    engine_loaded(b)
     b.send("INFO timeout_turn 60000")
     b.send(MIDDLE_GAME)
     time.sleep(0.2)  # into the search (a stop that came before it would do as well)
     b.send("YXSTOP")
-    message = b.line()
-    assert message.startswith("MESSAGE ") and " iterations 0 " not in message, message
+    summary = b.line()
+    assert summary.startswith("MESSAGE Monte: ") and " 0 iterations " not in summary, summary
     assert MOVE.match(b.reply())
     assert b.ask("ABOUT").startswith('name="Monte"')
 
@@ -265,11 +278,11 @@ def test_info_max_node_gives_the_same_move_and_search_in_every_process(brain):
         b.send(f"INFO timeout_turn {GENEROUS_TURN_MS}")
         b.send("INFO max_node 20000")
         b.send(MIDDLE_GAME)
-        message = b.line()
-        assert message.startswith("MESSAGE "), message
-        answers.append((b.reply(), message.split(" speed ")[0]))  # the speed and time are the clock's
+        summary = b.line()
+        assert summary.startswith("MESSAGE Monte: "), summary
+        answers.append((b.reply(), summary.split(" in ")[0]))  # the time is the clock's
     assert answers[0] == answers[1]
-    iterations = int(answers[0][1].split(" iterations ")[1].split()[0])
+    iterations = int(answers[0][1].split(" iterations")[0].split()[-1])
     assert 0 < iterations <= 20000
 
 

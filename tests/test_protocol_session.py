@@ -19,8 +19,8 @@ from brain.player import MoveChoice, ThinkLimits
 from brain.rules import RULE_CONTINUOUS, RULE_RENJU
 from brain.swap2 import balanced_opening
 from brain.timecontrol import move_budget
-from protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, Session, about_line
-from protocol.stdio import Command, LineSplitter, LineWriter, StdinReader
+from protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, MAX_LINE_CHARS, Session, about_line
+from protocol.stdio import MAX_LINE_BYTES, Command, LineSplitter, LineWriter, StdinReader
 
 WAIT_S = 10.0  # generous bound for a thread to react on a busy machine; never a speed assertion
 
@@ -83,8 +83,12 @@ class PreparingPlayer(RecordingPlayer):
 
 
 class FailingPlayer(RecordingPlayer):
+    def __init__(self, text: str = "kaboom") -> None:
+        super().__init__()
+        self.text = text
+
     def choose(self, board, limits):
-        raise RuntimeError("kaboom")
+        raise RuntimeError(self.text)
 
 
 def run(*lines: str, player=None) -> tuple[list[str], Session]:
@@ -356,6 +360,20 @@ def test_an_exception_inside_a_handler_answers_internal_error_and_the_loop_goes_
     assert sent == ["OK", "ERROR internal: RuntimeError: kaboom", about_line()]
 
 
+def test_an_error_or_unknown_line_stays_one_line_of_bounded_length_whatever_it_quotes():
+    sent, _ = run("START 15", "BEGIN", player=FailingPlayer("two\nlines\u2028and\x0cmore"))
+    assert sent[-1] == "ERROR internal: RuntimeError: two lines and more"
+    sent, _ = run("FROB\u2028" + "x" * 100_000)
+    assert sent[0].startswith("UNKNOWN FROB xxx") and sent[0].endswith("...") and len(sent[0]) == MAX_LINE_CHARS
+    assert sent[0].splitlines() == [sent[0]]
+
+
+def test_end_inside_a_board_block_ends_the_session_after_one_error():
+    sent, session = run("START 15", "BOARD", "7,7,1", "END", "ABOUT")
+    assert sent == ["OK", "ERROR END came before DONE"]
+    assert not session.running
+
+
 def test_commands_are_case_insensitive():
     sent, _ = run("start 15", "Begin", "about")
     assert moves(sent) == ["OK", "7,7", about_line()]
@@ -558,6 +576,16 @@ def test_splitter_ends_a_line_at_a_cr_without_waiting_for_the_next_chunk():
     assert splitter.finish() == ["BEGIN"]
 
 
+def test_splitter_cuts_a_line_of_megabytes_to_its_first_max_line_bytes_and_reads_on():
+    splitter = LineSplitter()
+    chunk = b"x" * 65536
+    lines = []
+    for _ in range(128):  # 8 MB without a line end, in the reader's chunks
+        lines += splitter.feed(chunk)
+    lines += splitter.feed(b"y\nABOUT\n")
+    assert lines == ["x" * MAX_LINE_BYTES, "ABOUT"]
+
+
 def test_writer_sends_each_line_with_a_newline_at_once():
     stream = io.BytesIO()
     LineWriter(stream).send("7,7")
@@ -588,16 +616,17 @@ def wait_for(condition, timeout: float = WAIT_S) -> bool:
     return True
 
 
-def thinking_session() -> tuple[int, WaitingPlayer, list[str], threading.Thread]:
-    """A session on a pipe whose player is thinking about BEGIN (a minute to think): the pipe's write end, the
-    player, the lines the session sent and its thread."""
+def thinking_session(batch: bytes = b"START 15\nINFO timeout_turn 60000\nBEGIN\n"
+                     ) -> tuple[int, WaitingPlayer, list[str], threading.Thread]:
+    """A session on a pipe whose player is thinking about the move `batch` asks for (a minute to think): the pipe's
+    write end, the player, the lines the session sent and its thread."""
     read_end, write_end = os.pipe()
     player = WaitingPlayer()
     sent: list[str] = []
-    reader = StdinReader(read_end, on_end=lambda: None).start()
+    reader = StdinReader(read_end).start()
     session_thread = threading.Thread(target=Session(player, sent.append, reader.commands()).run, daemon=True)
     session_thread.start()
-    os.write(write_end, b"START 15\nINFO timeout_turn 60000\nBEGIN\n")
+    os.write(write_end, batch)
     assert player.thinking.wait(WAIT_S)
     return write_end, player, sent, session_thread
 
@@ -615,23 +644,34 @@ def test_yxstop_read_while_the_player_thinks_stops_it_and_the_move_is_answered()
     assert not session_thread.is_alive()  # the end of input ended the session
 
 
-def test_end_read_while_the_player_thinks_calls_the_exit_at_once():
-    read_end, write_end = os.pipe()
-    player = WaitingPlayer()
-    ended = threading.Event()
-    reader = StdinReader(read_end, on_end=ended.set).start()
-    session_thread = threading.Thread(target=Session(player, [].append, reader.commands()).run, daemon=True)
-    session_thread.start()
+def session_ended_by(batch: bytes, then: bytes = b"") -> tuple[WaitingPlayer, list[str]]:
+    """A session fed `batch`, and `then` once its player thinks, which must end it while its input stays open: the
+    player and what was sent."""
+    write_end, player, sent, session_thread = thinking_session(batch)
     try:
-        os.write(write_end, b"START 15\nBEGIN\n")
-        assert player.thinking.wait(WAIT_S)
-        os.write(write_end, b"END\n")
-        assert ended.wait(WAIT_S)
-        assert session_thread.is_alive()  # the exit did not wait for the move
+        os.write(write_end, then)
+        session_thread.join(WAIT_S)
+        assert not session_thread.is_alive()
     finally:
         os.close(write_end)
-        player.limits[-1].stop.set()
-        session_thread.join(WAIT_S)
+    return player, sent
+
+
+def test_end_read_while_the_player_thinks_stops_it_answers_the_move_and_ends_the_session():
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\n", then=b"END\n")
+    assert player.stopped and sent == ["OK", "1,1"]
+
+
+def test_a_batch_ending_in_end_is_answered_in_order_and_nothing_after_end_is():
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\nABOUT\nTURN 3,3\nEND\nABOUT\n")
+    assert sent[:3] == ["OK", "1,1", about_line()] and len(sent) == 4  # the TURN's move, nothing for the last ABOUT
+    assert len(player.limits) == 2 and all(limits.stop.is_set() for limits in player.limits)
+
+
+def test_end_stops_a_queued_think_before_it_begins():
+    player, sent = session_ended_by(b"START 15\nINFO timeout_turn 60000\nBEGIN\nTURN 3,3\nEND\n")
+    assert sent[:2] == ["OK", "1,1"] and len(sent) == 3
+    assert len(player.limits) == 2 and player.limits[1].stop.is_set()  # set before the TURN's think began
 
 
 def test_closed_input_stops_the_move_being_thought_about():
@@ -644,17 +684,31 @@ def test_closed_input_stops_the_move_being_thought_about():
 
 def test_reader_ends_its_commands_when_input_closes():
     read_end, write_end = os.pipe()
-    reader = StdinReader(read_end, on_end=lambda: None).start()
+    reader = StdinReader(read_end).start()
     os.write(write_end, b"START 15\r\nBEGIN")
     os.close(write_end)
     assert [command.text for command in reader.commands()] == ["START 15", "BEGIN"]
 
 
+def test_reader_stops_every_command_before_end_and_reads_nothing_after_it():
+    read_end, write_end = os.pipe()
+    reader = StdinReader(read_end).start()
+    os.write(write_end, b"TURN 7,7\nTURN 8,8\nEND\nABOUT\n")  # the input stays open
+    try:
+        first, second, end = reader.commands()
+    finally:
+        os.close(write_end)
+    assert first.stop.is_set() and second.stop.is_set() and end.verb == "END"
+
+
 def test_reader_points_yxstop_at_the_latest_command_before_it():
     read_end, write_end = os.pipe()
-    reader = StdinReader(read_end, on_end=lambda: None).start()
-    os.write(write_end, b"INFO time_left 100\nTURN 7,7\nYXSTOP\n")
-    os.close(write_end)
-    info, turn, yxstop = reader.commands()
-    assert turn.stop.is_set() and not info.stop.is_set()
-    assert yxstop.verb == "YXSTOP"
+    reader = StdinReader(read_end).start()
+    os.write(write_end, b"INFO time_left 100\nTURN 7,7\nYXSTOP\n")  # the input stays open: nothing ends yet
+    try:
+        commands = reader.commands()
+        info, turn, yxstop = next(commands), next(commands), next(commands)
+        assert turn.stop.is_set() and not info.stop.is_set()
+        assert yxstop.verb == "YXSTOP"
+    finally:
+        os.close(write_end)

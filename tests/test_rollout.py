@@ -7,8 +7,9 @@ import numpy as np
 
 from brain.board import BLACK, WHITE, Board
 from brain.limits import new_limits
-from brain.mcts import Params, new_tree, rollout, search
+from brain.mcts import new_tree, rollout, search
 from brain.position import new_state
+from brain.settings import Params
 from brain.threats import new_workspace
 from brain.vct import new_vct_space
 

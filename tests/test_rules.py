@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from brain import rules
+from brain import kernels, rules
 from brain.board import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
 
 FREESTYLE, EXACT, CONTINUOUS, RENJU, CARO = 0, 1, 2, 4, 8
@@ -522,6 +522,16 @@ BLACK_DIAGRAM_PARAMS = [p for p in DIAGRAM_PARAMS if p.values[0].color == BLACK]
 def test_whole_board_case(case: Diagram) -> None:
     board, (x, y) = from_diagram(case.diagram, case.rule)
     assert VERDICT_NAMES[board.judge(x, y, case.color)] == VERDICT_NAMES[case.verdict]
+
+
+@pytest.mark.parametrize("case", DIAGRAM_PARAMS)
+def test_whole_board_case_with_the_rules_interpreted(case: Diagram) -> None:
+    """The same source run as plain Python (``brain.kernels``, what a brain uses while it compiles) gives the same
+    verdict."""
+    board, (x, y) = from_diagram(case.diagram, case.rule)
+    verdict = kernels.interpreted("brain.rules").judge_move(board.cells, board.stride, board.index(x, y), case.color,
+                                                            case.rule)
+    assert VERDICT_NAMES[verdict] == VERDICT_NAMES[case.verdict]
 
 
 @pytest.mark.parametrize("case", BLACK_DIAGRAM_PARAMS)

@@ -12,10 +12,12 @@ import pytest
 from brain.bench import board_of
 from brain.board import BLACK
 from brain.engine import MctsPlayer
-from brain.limits import L_NODES, L_STOP, StopFlag, new_limits
-from brain.mcts import Params, new_tree, search
+from brain.limits import L_NODES, L_STOP, new_limits
+from brain.mcts import new_tree, search
+from brain.settings import Params
 from brain.player import ThinkLimits
 from brain.position import new_state
+from brain.stopflag import StopFlag
 from brain.threats import find_vcf, new_workspace
 from brain.vct import find_vct, new_vct_space
 
@@ -135,12 +137,13 @@ def node_limited_move(player: MctsPlayer, max_nodes: int) -> tuple[int, int, str
     limits = ThinkLimits.seconds(60.0)
     limits.max_nodes = max_nodes
     choice = player.choose(board, limits)
-    return choice.x, choice.y, choice.info.split(" speed ")[0]  # the line up to the speed, which is the clock's
+    search = choice.search
+    return choice.x, choice.y, (search.nodes, search.depth, search.seldepth, search.winrate, search.pv)  # not the time
 
 
 def test_a_node_limited_move_is_the_same_every_time(warm_player):
     first = node_limited_move(warm_player, 20_000)
     assert node_limited_move(warm_player, 20_000) == first
     assert node_limited_move(MctsPlayer(), 20_000) == first  # a fresh engine too
-    iterations = int(first[2].split(" iterations ")[1].split()[0])
+    iterations = first[2][0]
     assert 0 < iterations <= 20_000

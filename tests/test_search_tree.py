@@ -11,8 +11,9 @@ import pytest
 from brain.bench import board_of
 from brain.board import Board
 from brain.limits import new_limits
-from brain.mcts import Params, new_tree, search
+from brain.mcts import new_tree, search
 from brain.position import new_state
+from brain.settings import Params
 from brain.threats import new_workspace
 from brain.vct import new_vct_space
 

@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from brain.baselines import GreedyPlayer
@@ -56,12 +56,13 @@ move) rather than swapping at once."""
 class PipeBrain:
     """One brain process on pipes: lines written, answers read with the time each was read."""
 
-    def __init__(self, command: Sequence[str]) -> None:
+    def __init__(self, command: Sequence[str], env: Mapping[str, str] | None = None, own_group: bool = False) -> None:
+        """Start `command` (with `env`, and in a process group of its own if `own_group`)."""
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+                                        stderr=subprocess.DEVNULL, env=env, start_new_session=own_group)
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
-        self.message = ""
-        """The last MESSAGE line read."""
+        self.messages: list[str] = []
+        """The MESSAGE lines that came with the last answer."""
         self._pidfd = os.pidfd_open(self.process.pid)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -82,14 +83,16 @@ class PipeBrain:
 
     def answer(self) -> tuple[float, str]:
         """The next line that is not MESSAGE or DEBUG, with the time it was read."""
+        messages = []
         while True:
             stamp, line = self._lines.get(timeout=REPLY_S)
             if line is None:
                 raise RuntimeError(f"the brain exited with status {self.process.wait()} instead of answering")
             if line_kind(line) != "chat":
+                self.messages = messages
                 return stamp, line
             if line.startswith("MESSAGE "):
-                self.message = line
+                messages.append(line)
 
     def ask(self, *lines: str) -> tuple[str, float]:
         """Send a request; its answer and the milliseconds it took."""

@@ -13,6 +13,7 @@ registered engine's process group, so a game blocked on a slow engine returns at
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 import threading
 import time
@@ -20,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from brain.board import BLACK, WHITE
+from brain.loading import LOAD_BEFORE_OK
 from protocol.client import BrainClient, BrainFault, Fault, GameSettings, MoveReply
 from tournaments.engines import EngineSpec
 from tournaments.records import GameRecord, Termination
@@ -28,6 +30,14 @@ from tournaments.scheduler import GameSpec
 
 NO_MATCH_LIMIT_MS = 2147483647
 """``INFO time_left`` when there is no match clock, as the protocol specifies."""
+
+
+def engine_environment() -> dict[str, str]:
+    """The environment engines start with: the shell's (the runner sets nothing in its own for itself), plus
+    MONTE_LOAD_BEFORE_OK=1: a Monte brain then loads its engine before it answers START (about a second from a warm
+    cache), so that every move of a game is its engine's, not its quick player's (``brain.loading``). Other brains,
+    older Monte revisions included, ignore it."""
+    return {**os.environ, LOAD_BEFORE_OK: "1"}
 
 FAULT_TERMINATIONS = {
     Fault.CRASH: Termination.CRASH,
@@ -147,7 +157,7 @@ class _Game:
         if self.log_dir is not None:
             safe_name = re.sub(r"[^\w.-]+", "_", spec.name)
             stderr = self.log_dir / f"game{self.game.game_id:05d}-{COLOR_NAMES[color]}-{safe_name}.stderr"
-        client = BrainClient(spec.command, name=spec.name, cwd=spec.cwd,
+        client = BrainClient(spec.command, name=spec.name, cwd=spec.cwd, env=engine_environment(),
                              stderr_path=None if stderr is None else str(stderr), garbage=self.rules.garbage)
         time_left = self.rules.settings.timeout_match_ms or NO_MATCH_LIMIT_MS
         needs_board = self.rules.first_move == "board" or bool(self.game.opening.stones)

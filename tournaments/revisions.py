@@ -22,7 +22,6 @@ removed or upgraded, this interpreter's venv gone, built by an older runner) is 
 
 from __future__ import annotations
 
-import fcntl
 import importlib.metadata
 import json
 import os
@@ -34,9 +33,10 @@ import tarfile
 import tempfile
 import tomllib
 import venv
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
+
+from brain.cachedir import folder_lock
 
 WORKTREE = "WORKTREE"
 """The revision name for the working tree as it is when the run starts."""
@@ -130,7 +130,7 @@ def install_pinned(sha: str, archive: Callable[[], bytes], *, cache: Path | None
     cache = cache or default_revisions_dir()
     target = cache / sha
     cache.mkdir(parents=True, exist_ok=True)
-    with _cache_lock(cache):
+    with folder_lock(cache):
         if (target / "bin").is_dir():
             problem = _health_problem(target)
             if problem is None:
@@ -147,17 +147,6 @@ def install_pinned(sha: str, archive: Callable[[], bytes], *, cache: Path | None
     if problem is not None:
         raise RevisionError(f"revision {sha[:12]}: its new environment does not work: {problem}")
     return target
-
-
-@contextmanager
-def _cache_lock(cache: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the cache folder itself (no lock file to leave behind) while installing."""
-    handle = os.open(cache, os.O_RDONLY)
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(handle)  # closing releases the lock
 
 
 def _replace(target: Path, work: Path) -> None:

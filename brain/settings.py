@@ -1,0 +1,74 @@
+"""The engine's knobs: the search kernel's ``Params`` and the player's ``Options``, and ``configure``, which sets
+them from ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
+
+A module of its own, free of numba, so that ``pbrain-monte`` checks its command line before it loads the compiler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+
+class Params(NamedTuple):
+    """Search knobs (tuned by games, not by guess; see the README's strength report)."""
+
+    c_puct: float = 1.6
+    eval_model: int = 0        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
+    fpu_reduction: float = 0.25
+    prior_power: float = 0.7
+    eval_scale: float = 260.0
+    max_children: int = 24
+    vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
+    vcf_plies: int = 14
+    vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
+    vcf_chain: int = 1         # 1: the in-tree VCF follows dependent chains of fours only (see find_vcf)
+    rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
+    rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights
+    vct_visits: int = 128      # in-tree VCT: a node is asked whether its side to move wins by threats when its visits
+    vct_ratio: float = 0.25    # ...reach this and each doubling after, with this many VCT nodes per visit (0: off),
+    vct_depth: int = 2         # ...at this depth below the root or less,
+    vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
+    vct_plies: int = 24
+
+
+@dataclass(frozen=True)
+class Options:
+    """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
+    ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
+
+    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter)."""
+
+    root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
+    root_vcf_nodes: int = 60_000   # our own VCF at the root
+    vct_plies: int = 30            # how deep a VCT may go (plies of both sides)
+    vct_max_nodes: int = 1_000_000  # the most any one VCT may search (0: no VCT)
+    vct_share: float = 0.12        # the share of the move's time our own VCT may use
+    threat_share: float = 0.08     # ...the opponent's VCT in the position as it stands (is there a threat at all?)
+    filter_share: float = 0.35     # ...the root filter (every move against the opponent's VCF, then VCT)
+    clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
+    clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
+    checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
+
+
+def configure(settings: dict[str, str]) -> tuple[Params, Options]:
+    """Params and Options with `settings` (name -> text) applied; ValueError names an unknown or bad setting."""
+    params, options = Params(), Options()
+    for name, text in settings.items():
+        if name in Params._fields:
+            kind = type(getattr(params, name))
+            params = params._replace(**{name: _parse(name, text, kind)})
+        elif name in Options.__dataclass_fields__:
+            kind = type(getattr(options, name))
+            options = replace(options, **{name: _parse(name, text, kind)})
+        else:
+            known = ", ".join(sorted((*Params._fields, *Options.__dataclass_fields__)))
+            raise ValueError(f"unknown setting {name!r}; known: {known}")
+    return params, options
+
+
+def _parse(name: str, text: str, kind: type) -> int | float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"setting {name!r} needs a {kind.__name__}, not {text!r}") from None
