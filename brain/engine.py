@@ -130,12 +130,13 @@ class MctsPlayer:
         zone = self._threat_zone(st, color) if threatened else set()
         loss_plies = self._filter_root(st, tree, color, threatened, zone,
                                        limits.now() + self.options.filter_share * thinking, limits)
-        iterations = self._run(st, tree, color, limits)
+        iterations = self._run(st, tree, color, limits, threatened)
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
         mate = 0
         if tree.proven[root] < 0 or tree.proven[child] == 1:
+            self._measure_defences(st, tree, color, loss_plies, limits)
             child = self._longest_defence(tree, root, loss_plies)
             note = f"lost, longest defence ({loss_plies.get(child, UNKNOWN_LOSS_PLIES)} plies)"
             mate = -loss_plies.get(child, UNKNOWN_LOSS_PLIES)
@@ -304,6 +305,28 @@ class MctsPlayer:
             child = int(best_child(tree, root))
         return child
 
+    def _measure_defences(self, st: State, tree: Tree, color: int, loss_plies: dict[int, int],
+                          limits: SearchLimits) -> None:
+        """Every move loses: spend the time left on how. Each root move whose refutation is not measured yet (the
+        tree proved it lost, or no check ran) is asked, most visited first, for the opponent's win by threats after
+        it, each check with a share of the time before the hard deadline; its length goes to `loss_plies`. A move
+        whose refutation is not found is a defence the opponent has yet to see through: the search stops there."""
+        root = int(tree.meta[M_ROOT])
+        first = int(tree.first[root])
+        pending = sorted((c for c in range(first, first + int(tree.count[root])) if c not in loss_plies),
+                         key=lambda c: -int(tree.visits[c]))
+        for i, c in enumerate(pending):
+            if limits.stopped():
+                return
+            share = (limits.hard_deadline - RESERVE_MIN_SECONDS - limits.now()) / min(len(pending) - i, FILTER_SPLIT)
+            nodes = self._vct_nodes(share, limits)
+            if nodes <= 0:
+                return
+            plies = self._opponent_vct_after(st, int(tree.move[c]), color, nodes, limits)
+            if plies == 0:
+                return  # not found: UNKNOWN_LOSS_PLIES, the longest
+            loss_plies[c] = plies
+
     @staticmethod
     def _longest_defence(tree: Tree, root: int, loss_plies: dict[int, int]) -> int:
         """When every move loses: the one after which the opponent's known win is longest (a move whose refutation
@@ -312,15 +335,16 @@ class MctsPlayer:
         children = range(first, first + int(tree.count[root]))
         return max(children, key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
 
-    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits) -> int:
-        """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check
-        and the reply). Only when a match clock makes time worth saving (the soft deadline comes before the hard
-        one) does a clear choice stop at the soft deadline, or a settled one earlier: otherwise the time left is
-        worth more to the search -- its tree is kept for the next move -- than to nobody."""
+    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits, threatened: bool) -> int:
+        """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check,
+        which runs only when the opponent threatens one, and for the reply). Only when a match clock makes time worth
+        saving (the soft deadline comes before the hard one) does a clear choice stop at the soft deadline, or a
+        settled one earlier: otherwise the time left is worth more to the search -- its tree is kept for the next
+        move -- than to nobody."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
         now = limits.now()
-        reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now))
+        reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now) if threatened else 0.0)
         last_call = limits.hard_deadline - reserve
         saving = limits.soft_deadline < last_call
         batch = 64

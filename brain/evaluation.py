@@ -6,8 +6,15 @@ C_FIVE (``State.cls_count``). The logit is a weighted sum of these 30 counts plu
 ``tanh(logit / 2)``, the model's win probability stretched to [-1, 1].
 
 The weights are fitted by ``monte fit-eval`` (``tournaments/texel.py``) to positions from played games, each labelled
-with the game's result for the side to move (Texel's method); ``WEIGHTS`` below is its output, with the command and
-data that made it.
+with the game's result for the side to move (Texel's method); ``WEIGHTS`` below is its output for the 679 games
+kept in the repository (29,759 positions; held-out log loss 0.619 against 1.79 for the hand-set evaluation read as
+a probability, and the favoured side won 71.5% of decided held-out positions against 64.0%)::
+
+    monte fit-eval tournaments/reports/feature-ab/*/games.jsonl tournaments/reports/baselines-1s/games.jsonl \
+        tournaments/reports/sparring/spar-base/games.jsonl tournaments/reports/sparring/spar-base20/games.jsonl
+
+It is the default leaf value (``Params.eval_model = 1``) because games against engines nobody here wrote said so
+(``tournaments/reports/sparring.md``); ``--set eval_model=0`` gives the hand-set one back.
 """
 
 from __future__ import annotations
@@ -22,11 +29,11 @@ FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
 """7 pattern counts and 8 class counts for each side."""
 
 WEIGHTS = np.array([
-    0.0305, 0.0132, 0.0303, 0.0117, 0.1167, 0.0000, 0.0000,
-    -0.0427, -0.0122, 0.0139, 0.1096, 0.4153, 2.5203, 0.0000, 0.0000,
-    -0.0188, 0.0041, -0.0117, 0.0248, -0.1354, -0.1886, 0.0000,
-    0.0249, -0.0004, -0.0092, -0.0828, -0.1457, -0.9303, -0.4471, 0.0000,
-    -0.0669,
+    0.0092, 0.0206, 0.0382, 0.1000, 0.2734, 0.3762, 0.0000,
+    -0.0249, -0.0180, -0.0239, -0.0748, 0.0661, 0.7510, 0.3660, 0.0000,
+    -0.0103, -0.0175, -0.0401, -0.0933, -0.0756, -0.2763, -0.7636,
+    0.0281, 0.0236, 0.0444, -0.0858, 0.0230, -0.5814, -0.2325, -0.7636,
+    -0.0216,
 ])
 """me: patterns P_TWO_C..P_FIVE, classes C_WEAK..C_FIVE; then the opponent's, likewise; then the bias."""
 

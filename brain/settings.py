@@ -14,7 +14,7 @@ class Params(NamedTuple):
     """Search knobs (tuned by games, not by guess; see the README's strength report)."""
 
     c_puct: float = 1.6
-    eval_model: int = 0        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
+    eval_model: int = 1        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
     fpu_reduction: float = 0.25
     prior_power: float = 0.7
     eval_scale: float = 260.0
