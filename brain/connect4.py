@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from brain.board import EMPTY, Board
-from brain.jit import njit
+from brain.jit import Int8Array, Int64Array, array, njit, types
 
 WIDTH = 7
 HEIGHT = 6
@@ -33,6 +33,10 @@ CELLS = WIDTH * HEIGHT
 WIN = 1
 DRAW = 0
 LOSS = -1
+FULL = -2
+"""A full column's entry in `column_values`."""
+
+UInt64Array = array(types.uint64)
 
 _ONE = np.uint64(1)
 _BOTTOM = np.uint64(sum(1 << (x * COLUMN_BITS) for x in range(WIDTH)))
@@ -155,54 +159,82 @@ def _negamax(mine: np.uint64, mask: np.uint64, moves: int, alpha: int, beta: int
     return best
 
 
+@njit(cache=True)
+def _solve(mine: np.uint64, mask: np.uint64, moves: int, keys: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+           nodes: np.ndarray) -> int:
+    """WIN, DRAW or LOSS for the side to move, by two null-window searches."""
+    if _winning_cells(mine, mask) & (mask + _BOTTOM):
+        return WIN
+    if moves == CELLS:
+        return DRAW
+    if _negamax(mine, mask, moves, DRAW, WIN, keys, lower, upper, nodes) >= WIN:
+        return WIN
+    return DRAW if _negamax(mine, mask, moves, LOSS, DRAW, keys, lower, upper, nodes) >= DRAW else LOSS
+
+
+@njit(cache=True)
+def solve_bits(mine: int, mask: int, moves: int, keys: UInt64Array, lower: Int8Array, upper: Int8Array,
+               nodes: Int64Array) -> int:
+    """The value of a position given as bitboards (Python ints), searched with the given table."""
+    return _solve(np.uint64(mine), np.uint64(mask), moves, keys, lower, upper, nodes)
+
+
+@njit(cache=True)
+def column_values(mine: int, mask: int, moves: int, keys: UInt64Array, lower: Int8Array, upper: Int8Array,
+                  nodes: Int64Array, out: Int64Array) -> None:
+    """out[x]: the value for the side to move of a stone dropped in column x (out of play, -2, when it is full)."""
+    me = np.uint64(mine)
+    all_stones = np.uint64(mask)
+    playable = (all_stones + _BOTTOM) & _BOARD
+    for x in range(WIDTH):
+        cell = playable & _COLUMNS[x]
+        if not cell:
+            out[x] = FULL
+        elif _has_four(me | cell):
+            out[x] = WIN
+        elif moves + 1 == CELLS:
+            out[x] = DRAW
+        else:
+            out[x] = -_solve(me ^ all_stones, all_stones | cell, moves + 1, keys, lower, upper, nodes)
+
+
+@njit(cache=True)
+def has_four_bits(stones: int) -> bool:
+    """Whether the stones of a bitboard (a Python int) hold four in a row."""
+    return _has_four(np.uint64(stones))
+
+
 class Connect4Solver:
     """Perfect play for standard Connect Four (7 wide, 6 high, four in a row, gravity). The transposition table
     (about 40 MB) lives as long as the solver, so later questions about nearby positions are cheaper."""
 
     def __init__(self, table_bits: int = TABLE_BITS) -> None:
         size = 1 << table_bits
-        self._keys = np.zeros(size, dtype=np.uint64)
-        self._lower = np.full(size, LOSS, dtype=np.int8)  # bounds that say nothing, so that an empty slot's key 0
-        self._upper = np.full(size, WIN, dtype=np.int8)  # (the empty board's) is harmless
-        self._nodes = np.zeros(1, dtype=np.int64)
+        self._table = (
+            np.zeros(size, dtype=np.uint64),
+            np.full(size, LOSS, dtype=np.int8),  # bounds that say nothing, so that an empty slot's key 0 (the empty
+            np.full(size, WIN, dtype=np.int8),  # board's) is harmless
+            np.zeros(1, dtype=np.int64),
+        )
 
     @property
     def nodes(self) -> int:
         """Positions searched so far, over every question asked."""
-        return int(self._nodes[0])
+        return int(self._table[3][0])
 
     def value(self, board: Board) -> int:
         """WIN, DRAW or LOSS for the side to move on `board`, with perfect play from both sides. ValueError if the
         board is not a Connect Four position or the game is over."""
-        mine, mask, moves = _bitboards(board)
-        return self._solve(mine, mask, moves)
+        return int(solve_bits(*_bitboards(board), *self._table))
 
     def move_values(self, board: Board) -> dict[tuple[int, int], int]:
         """The value of each legal move for the side to move (WIN, DRAW or LOSS, perfect play afterwards)."""
-        mine, mask, moves = _bitboards(board)
-        values = {}
-        for x, y in board.legal_moves():
-            cell = np.uint64(1 << (x * COLUMN_BITS + (HEIGHT - 1 - y)))
-            if _has_four(mine | cell):
-                values[(x, y)] = WIN
-            elif moves + 1 == CELLS:
-                values[(x, y)] = DRAW
-            else:
-                values[(x, y)] = -self._solve(mine ^ mask, mask | cell, moves + 1)
-        return values
-
-    def _solve(self, mine: np.uint64, mask: np.uint64, moves: int) -> int:
-        if _winning_cells(mine, mask) & (mask + _BOTTOM):
-            return WIN
-        if moves == CELLS:
-            return DRAW
-        args = (self._keys, self._lower, self._upper, self._nodes)
-        if _negamax(mine, mask, moves, DRAW, WIN, *args) >= WIN:
-            return WIN
-        return DRAW if _negamax(mine, mask, moves, LOSS, DRAW, *args) >= DRAW else LOSS
+        out = np.empty(WIDTH, dtype=np.int64)
+        column_values(*_bitboards(board), *self._table, out)
+        return {(x, y): int(out[x]) for x, y in board.legal_moves()}
 
 
-def _bitboards(board: Board) -> tuple[np.uint64, np.uint64, int]:
+def _bitboards(board: Board) -> tuple[int, int, int]:
     """(mine, mask, stones) of a Connect Four board, `mine` being the side to move's stones."""
     if (board.width, board.height, board.k, board.gravity) != (WIDTH, HEIGHT, 4, True):
         raise ValueError(f"not a Connect Four board: {board.width}x{board.height}, rows of {board.k}, "
@@ -216,6 +248,6 @@ def _bitboards(board: Board) -> tuple[np.uint64, np.uint64, int]:
                 mask |= bit
                 if stone == board.to_move:
                     mine |= bit
-    if _has_four(np.uint64(mine)) or _has_four(np.uint64(mine ^ mask)):
+    if has_four_bits(mine) or has_four_bits(mine ^ mask):
         raise ValueError("the game is over: a row of four is on the board")
-    return np.uint64(mine), np.uint64(mask), bin(mask).count("1")
+    return mine, mask, bin(mask).count("1")

@@ -16,6 +16,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Callable, ContextManager, Sequence
 
+from games import seeds, terminal
 from tournaments.config import ConfigError, add_flags, config_from_args
 from tournaments.engines import EngineError
 from tournaments.pool import GamePool
@@ -126,6 +127,8 @@ COMMANDS: list[Command] = [
             _configure_nothing, _run_warmup),
     Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
             _configure_clock, _run_clock),
+    Command("games", terminal.HELP, terminal.configure, terminal.run),
+    Command("seeds", seeds.HELP, seeds.configure, seeds.run),
 ]
 
 
