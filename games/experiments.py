@@ -36,6 +36,12 @@ class Tally:
         """A win 1, a draw 1/2."""
         return self.wins + self.draws / 2
 
+    def merge(self, other: "Tally") -> None:
+        """Count another tally's games too."""
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+
     def add(self, winner: int, me: int) -> None:
         """Count a game `me` (a colour) played, won by `winner` (``EMPTY``: a draw)."""
         if winner == EMPTY:
@@ -81,9 +87,7 @@ class RoundRobin:
         total = Tally()
         for (i, _), tally in self.tallies.items():
             if i == a:
-                total.wins += tally.wins
-                total.draws += tally.draws
-                total.losses += tally.losses
+                total.merge(tally)
         return total
 
 
