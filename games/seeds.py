@@ -2,7 +2,8 @@
 that made it and the time it took (default: ``tournaments/reports/seed-experiments.md``).
 
 Every search runs a fixed number of iterations from seeded generators, so a run gives the same tables on any machine;
-only the times change. Sections can be run alone (``--only``), writing just those to the report file.
+only the times change. Sections can be run alone (``--only``): they are then printed, and the report is left as it
+is unless ``--out`` is given.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ COUNTS = [
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The command's arguments (the defaults are the full experiments)."""
-    parser.add_argument("--out", default=DEFAULT_OUT, help=f"the report to write (default {DEFAULT_OUT})")
+    parser.add_argument("--out", default=None,
+                        help=f"the report to write (default {DEFAULT_OUT}; with --only, print unless --out is given)")
     parser.add_argument("--only", action="append", choices=[s.name for s in SECTIONS],
                         help="run only this section (repeatable); the report then holds just those")
     parser.add_argument("--sweep", default=SWEEP,
@@ -99,9 +101,13 @@ def run(args: argparse.Namespace) -> int:
     for section in chosen:
         print(f"monte seeds: {section.name} ...", file=sys.stderr, flush=True)
         parts.append(_timed(section, args))
-    path = Path(args.out)
+    text = "\n\n".join(parts) + "\n"
+    if args.only and args.out is None:
+        print(text, end="")
+        return 0
+    path = Path(args.out or DEFAULT_OUT)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     print(f"monte seeds: wrote {path} in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
 
@@ -119,7 +125,7 @@ def _command(args: argparse.Namespace, section: str | None = None) -> str:
     for flag, default, _ in COUNTS:
         if _value(args, flag) != default:
             words.append(f"{flag} {_value(args, flag)}")
-    if args.out != DEFAULT_OUT:
+    if args.out is not None and args.out != DEFAULT_OUT:
         words.append(f"--out {args.out}")
     return " ".join(words)
 
@@ -136,7 +142,7 @@ def _header(args: argparse.Namespace) -> str:
         "# The seed articles' small games, re-run",
         "",
         f"Written by `{_command(args)}` on {date.today().isoformat()} ({platform.machine()}, Python "
-        f"{platform.python_version()}). Under each table: the command that makes it alone, and the time it took "
+        f"{platform.python_version()}). Under each table: the command that prints it alone, and the time it took "
         "here (wall clock, then CPU: the machine is shared, so the wall clock says little). Every search runs a "
         "fixed number of iterations from seeded generators: the tables come out the same on any machine.",
         "",
@@ -150,6 +156,11 @@ def _header(args: argparse.Namespace) -> str:
         "table, no depth limit), checked against that minimax on positions a dozen moves from the end. The perfect "
         "player draws its move at random among the moves that keep the game's value, so a series meets many "
         "perfect lines; as values are win/draw/loss, it does not hurry a win.",
+        "",
+        "Where the method differs from the articles: their code is not used, and details they leave open are "
+        "Monte's: unvisited children are tried from a random one onwards, ties of the most-visited rule go to the "
+        "first move in board order, and the number of simulations a move in the Connect Four round-robin is ours. "
+        "Where the results differ, the sections say so.",
     ])
 
 
@@ -200,18 +211,21 @@ def _sweep(args: argparse.Namespace) -> str:
         rows.append(f"| {n} | {first.losses} | {first.draws} | {second.losses} | {second.draws} |")
         if first.losses + second.losses:
             losing.append(n)
+    safe = [n for n in args.sweep_counts if n > max(losing, default=0)]
     if not losing:
         verdict = f"UCT lost no game at any of these numbers of simulations, down to {min(args.sweep_counts)}."
+    elif safe:
+        verdict = (f"From {min(safe)} simulations a move up it lost none of its games; at {max(losing)} it still "
+                   f"lost some. So it starts to lose below {min(safe)} (between {max(losing)} and {min(safe)}).")
     else:
-        safe = [n for n in args.sweep_counts if n > max(losing)]
-        verdict = (f"The fewest simulations at which it lost no game, at that number and every higher one tried: "
-                   f"{min(safe)}; below it, at {max(losing)}, it lost." if safe else
-                   "It lost games at every number of simulations tried.")
+        verdict = "It lost games at every number of simulations tried."
     return "\n".join([
         "## Tic-tac-toe: how few simulations are enough",
         "",
         f"UCT (c = {UCB_C}, random playouts) against perfect play, {args.ttt_games} games a side at each number of "
-        "simulations a move (UCT never wins against perfect play; a game it does not lose is a draw).",
+        "simulations a move (UCT never wins against perfect play; a game it does not lose is a draw). With fewer "
+        "simulations than moves, every move searched has one visit, and the most-visited rule takes the first of "
+        "them in board order: that, not the search, shapes the first rows.",
         "",
         "| simulations | losses moving first | draws moving first | losses moving second | draws moving second |",
         "|---|---|---|---|---|",

@@ -83,6 +83,15 @@ def test_monte_seeds_writes_every_section_with_its_command(tmp_path, capsys):
     assert "| 10. c=2 aware |" in report and "| 100 |" in report and "| 1000 |" not in report
 
 
+def test_monte_seeds_only_prints_its_sections_and_leaves_the_report_alone(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["seeds", "--only", "tictactoe", "--ttt-games", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "## Tic-tac-toe: UCT at 200 simulations" in printed and "## Connect Four" not in printed
+    assert "`monte seeds --only tictactoe --ttt-games 2` -- " in printed
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_monte_seeds_refuses_bad_sizes_in_one_line(tmp_path, capsys):
     assert main(["seeds", "--out", str(tmp_path / "x.md"), "--c4-games", "3"]) == 2
     assert main(["seeds", "--out", str(tmp_path / "x.md"), "--sweep", "5,x"]) == 2
