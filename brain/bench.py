@@ -14,11 +14,12 @@ from dataclasses import asdict, dataclass
 
 from brain.board import Board
 from brain.limits import new_limits
+from brain.memory import DEFAULT_NODES
 from brain.mcts import new_tree, reset_tree, search
 from brain.position import new_state
 from brain.settings import Params
 from brain.threats import new_workspace
-from brain.uct import UctPlayer, seed_random, uct_search
+from brain.uct import UctSearch, UctTree, seed_random
 from brain.vct import new_vct_space
 
 POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
@@ -92,16 +93,15 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
 
 def uct_speed(board: Board, seconds: float) -> float:
     """Plain UCT iterations (playouts) per second from `board`."""
-    player = UctPlayer(seed=1)
     seed_random(1)
-    arrays = player._fresh(board, 0)
-    cells = board.cells.copy()
-    interior = player._interior(board)
+    tree = UctTree(DEFAULT_NODES)
+    search = UctSearch(board, tree)
 
     def run() -> int:
-        if arrays[5][0] > arrays[0].shape[0] - 200_000:
-            player._fresh(board, 0)
-        return int(uct_search(cells, board.stride, board.rule, interior, board.to_move, *arrays, 500))
+        nonlocal search
+        if tree.used > tree.capacity - 200_000:
+            search = UctSearch(board, tree)
+        return search.run(500)
 
     run()
     return _timed(run, seconds)

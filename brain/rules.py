@@ -11,6 +11,11 @@ Rule bits follow the protocol's ``INFO rule`` bitmask:
     overline are forbidden, unless the move makes five;
   8 caro: a five wins only if it is not blocked at both ends by opponent stones (the board edge does not block).
 Bit 2 (continuous game) changes nothing on the board and is ignored here.
+
+The seed articles' small games reuse the same kernels: the winning line's length ``k`` is a parameter (3 for
+tic-tac-toe, 4 for Connect Four, 5 for Gomoku, where ``makes_five`` fixes it), and under gravity a stone may only go
+on the lowest empty cell of its column (``is_playable``). Monte's pattern search is Gomoku's alone and calls none of
+this; the seed ``uct`` engine and the small games' references do.
 """
 
 from __future__ import annotations
@@ -56,14 +61,15 @@ def run_bounds(cells: np.ndarray, idx: int, step: int, color: int) -> tuple[int,
 
 
 @njit(cache=True)
-def five_in_direction(cells: np.ndarray, idx: int, step: int, color: int, rule: int) -> bool:
-    """Whether a `color` stone at idx completes a winning row along `step` under `rule`."""
+def line_in_direction(cells: np.ndarray, idx: int, step: int, color: int, rule: int, k: int) -> bool:
+    """Whether a `color` stone at idx completes a winning row of `k` along `step` under `rule` (exactly `k` where
+    the rule asks for exactly five)."""
     back, fwd = run_bounds(cells, idx, step, color)
     length = back + fwd + 1
-    if length < 5:
+    if length < k:
         return False
     exact = (rule & RULE_EXACT_FIVE) != 0 or ((rule & RULE_RENJU) != 0 and color == BLACK)
-    if exact and length != 5:
+    if exact and length != k:
         return False
     if (rule & RULE_CARO) != 0:
         opponent = 3 - color
@@ -73,12 +79,31 @@ def five_in_direction(cells: np.ndarray, idx: int, step: int, color: int, rule: 
 
 
 @njit(cache=True)
-def makes_five(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) -> bool:
-    """Whether a `color` stone at idx (placed or not) makes a winning row in any direction under `rule`."""
+def five_in_direction(cells: np.ndarray, idx: int, step: int, color: int, rule: int) -> bool:
+    """Whether a `color` stone at idx completes a winning row along `step` under `rule`."""
+    return line_in_direction(cells, idx, step, color, rule, 5)
+
+
+@njit(cache=True)
+def makes_line(cells: Int8Array, stride: int, idx: int, color: int, rule: int, k: int) -> bool:
+    """Whether a `color` stone at idx (placed or not) makes a winning row of `k` in any direction under `rule`."""
     for d in range(4):
-        if five_in_direction(cells, idx, line_step(stride, d), color, rule):
+        if line_in_direction(cells, idx, line_step(stride, d), color, rule, k):
             return True
     return False
+
+
+@njit(cache=True)
+def makes_five(cells: np.ndarray, stride: int, idx: int, color: int, rule: int) -> bool:
+    """Whether a `color` stone at idx (placed or not) makes a winning row in any direction under `rule`."""
+    return makes_line(cells, stride, idx, color, rule, 5)
+
+
+@njit(cache=True, inline="always")
+def is_playable(cells: np.ndarray, stride: int, idx: int, gravity: bool) -> bool:
+    """Whether a stone may go on idx: an empty cell that, under gravity, rests on a stone or on the bottom edge (the
+    frame below the last row is wall)."""
+    return cells[idx] == EMPTY and (not gravity or cells[idx + stride] != EMPTY)
 
 
 @njit(cache=True)

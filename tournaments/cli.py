@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Callable, ContextManager, Sequence
 
 from analysis import analyze, render
+from games import seeds
+from games import terminal as small_games
 from play import terminal
 from tournaments.config import ConfigError, add_flags, config_from_args
 from tournaments.engines import EngineError
@@ -178,6 +180,8 @@ COMMANDS: list[Command] = [
             gui.configure, _fixable(gui.run)),
     Command("fit-eval", "fit the learned evaluation (pbrain-monte --set eval_model=1) to played games (Texel)",
             _configure_fit_eval, _fixable(_run_fit_eval)),
+    Command("games", small_games.HELP, small_games.configure, small_games.run),
+    Command("seeds", seeds.HELP, seeds.configure, seeds.run),
 ]
 
 
