@@ -129,11 +129,10 @@ class Board:
         self._require_playable(x, y)
         color = self.to_move if color is None else color
         idx = self.index(x, y)
-        rules = kernels.module("brain.rules")
         if self.k != GOMOKU_LINE:
-            wins = rules.makes_line(self.cells, self.stride, idx, color, self.rule, self.k)
+            wins = kernels.module("brain.rules").makes_line(self.cells, self.stride, idx, color, self.rule, self.k)
             return MOVE_WINS if wins else MOVE_OK
-        return int(rules.judge_move(self.cells, self.stride, idx, color, self.rule))
+        return int(kernels.module("brain.rules").judge_move(self.cells, self.stride, idx, color, self.rule))
 
     def is_forbidden(self, x: int, y: int) -> bool:
         """Whether black may not play the empty cell (x, y) under this board's rule."""

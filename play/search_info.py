@@ -4,6 +4,11 @@ Engines write these lines in a few styles; one tolerant reader takes them all, k
 Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 pv h8 i9``, its MCTS line
 ``... w 0.623 ... v 24353 ... seldepth 20 ... pv ...`` and Monte's own summary ``depth 20 winrate 62.3% iterations
 24353 speed 162.2k/s time 150ms pv 8,9 7,6``. Unknown words are skipped; the principal variation is the run of points after ``pv``.
+
+Points in a line come as the protocol's ``x,y`` or in the realtime format's notation, a letter for the column and
+``y + 1`` for the row counted from the top (Rapfi writes the protocol's 8,7 as ``I8``; so does Monte). The reader
+turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``analysis.notation``), so
+the letters cannot be shown as they were written.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from dataclasses import dataclass, field
 from analysis.notation import point_name
 
 _XY = re.compile(r"(\d+),(\d+)")
-_MOVE = re.compile(r"\d+,\d+|[A-Za-z]{1,2}\d{1,2}")
+_MOVE = re.compile(r"\d+,\d+|[A-Za-z]\d{1,2}")
+_REALTIME_POINT = re.compile(r"([A-Za-z])(\d{1,2})")
 _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate", "winrate": "winrate",
          "n": "nodes", "nodes": "nodes", "v": "visits", "visits": "visits", "iterations": "visits",
          "tm": "time", "time": "time", "n/ms": "speed", "speed": "speed"}
@@ -34,7 +40,7 @@ class SearchInfo:
     speed: str | None = None
     time: str | None = None
     pv: list[str] = field(default_factory=list)
-    """As the engine wrote it; the protocol's ``x,y`` points are renamed (``H8``) by ``summary``."""
+    """The protocol's ``x,y`` points (realtime-format points converted); ``summary`` names them as the board does."""
 
     def summary(self, height: int) -> str:
         """One short line for the status bar: depth, win rate or evaluation, nodes, line."""
@@ -49,7 +55,7 @@ class SearchInfo:
         if count:
             parts.append(f"{count} {'visits' if self.visits else 'nodes'}")
         if self.pv:
-            names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p.upper()
+            names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
                      for p in self.pv[:8]]
             parts.append("pv " + " ".join(names))
         return "  ".join(parts)
@@ -57,7 +63,7 @@ class SearchInfo:
 
 def parse_search_info(line: str) -> SearchInfo | None:
     """The search info of a MESSAGE line (the ``MESSAGE`` word optional), or None if it holds none."""
-    words = line.split()
+    words = [word.rstrip(",;") for word in line.split()]  # Monte's summary: "winrate 80.7%, depth 11-18, ..."
     if words and words[0].upper() == "MESSAGE":
         words = words[1:]
     info = SearchInfo()
@@ -69,7 +75,7 @@ def parse_search_info(line: str) -> SearchInfo | None:
             for word in words[i + 1:]:
                 if not _MOVE.fullmatch(word):
                     break  # the line goes on after its moves (Monte adds a note such as "forced")
-                info.pv.append(word)
+                info.pv.append(_protocol_point(word))
             found = found or bool(info.pv)
             break
         name = _KEYS.get(key)
@@ -90,6 +96,15 @@ def parse_search_info(line: str) -> SearchInfo | None:
             continue
         i += 1
     return info if found else None
+
+
+def _protocol_point(word: str) -> str:
+    """A point of a search line as the protocol's ``x,y``: a realtime-format point (column letter, row from the top
+    plus one) is converted, an ``x,y`` kept."""
+    m = _REALTIME_POINT.fullmatch(word)
+    if m is None:
+        return word
+    return f"{ord(m.group(1).lower()) - ord('a')},{int(m.group(2)) - 1}"
 
 
 def _number(text: str) -> float | None:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from protocol.client import BrainClient, BrainFault, GameSettings, MoveReply
-from tournaments.match import ask_move
+from tournaments.match import ask_move, engine_environment
 
 HUMAN = "human"
 MONTE = "pbrain-monte"
@@ -49,8 +49,10 @@ class EngineSeat:
         self.color = color
         self.latest_chat = ""
         """The last MESSAGE line the engine printed (updated while it thinks)."""
-        self.client = BrainClient(command, cwd=cwd, stderr_path=None if log_path is None else str(log_path),
-                                  on_chat=self._heard)
+        # as in tournaments, a Monte brain loads its engine before it answers START: a person meets the engine
+        # from the first move, not the quick player that covers a cold start
+        self.client = BrainClient(command, cwd=cwd, env=engine_environment(),
+                                  stderr_path=None if log_path is None else str(log_path), on_chat=self._heard)
         self.name = self.client.name
         self.needs_board = True
 

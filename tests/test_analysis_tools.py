@@ -262,15 +262,19 @@ def test_the_ascii_board_brackets_the_last_move_and_stars_forbidden_points():
 
 def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     rapfi = parse_search_info("MESSAGE depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 pv h8 i9")
+    # the realtime format's points: a column letter and the row from the top plus one (i9 is the protocol's 8,8)
     assert (rapfi.depth, rapfi.seldepth, rapfi.eval, rapfi.nodes, rapfi.pv) == ("12", "18", "35", "123456",
-                                                                                   ["h8", "i9"])
-    assert rapfi.summary(15) == "depth 12-18  ev 35  123456 nodes  pv H8 I9"
+                                                                                   ["7,7", "8,8"])
+    assert rapfi.summary(15) == "depth 12-18  ev 35  123456 nodes  pv H8 I7"  # the board counts rows from the bottom
     mcts = parse_search_info("depth 9 seldepth 20 w 0.623 v 24353 pv 7,7 8,8")
     assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
     assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]
     assert parse_search_info("MESSAGE fake move 3") is None
+    summary = parse_search_info("MESSAGE Monte: winrate 80.7%, depth 11-18, 24896 iterations in 167 ms; ev 572 pv I8 H7")
+    assert (summary.winrate, summary.depth, summary.seldepth, summary.pv) == (pytest.approx(0.807), "11", "18",
+                                                                              ["8,7", "7,6"])
 
 
 def test_undo_against_an_engine_takes_back_the_pair_and_a_resignation_is_saved(tmp_path):

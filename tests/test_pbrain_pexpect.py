@@ -226,16 +226,19 @@ def test_swap2board_with_five_stones_answers_swap_or_one_stone(brain):
 
 # --- time and stopping -----------------------------------------------------------------------------------------
 
-def engine_loaded(b: Brain) -> None:
-    """Short moves until the compiled engine answers one (a fresh brain's quick player answers while it loads)."""
+def engine_loaded(b: Brain, patience_s: float = 120.0) -> None:
+    """Short moves until the compiled engine answers one (a fresh brain's quick player answers while it loads). The
+    requests are spaced out: back to back, the interpreted quick player would keep the loader thread from the GIL."""
     b.send("INFO timeout_turn 200")
-    for _ in range(100):
+    give_up = time.monotonic() + patience_s
+    while time.monotonic() < give_up:
         b.send(MIDDLE_GAME)
         first = b.line()
         assert MOVE.match(b.reply())
         if first.startswith("MESSAGE Monte: "):
             return
-    pytest.fail("the compiled engine never answered")
+        time.sleep(0.25)
+    pytest.fail(f"the compiled engine never answered in {patience_s:.0f} s")
 
 
 def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):

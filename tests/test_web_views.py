@@ -44,8 +44,9 @@ def test_search_view_draws_the_protocol_points_of_the_line() -> None:
     view = search_view("MESSAGE depth 12 winrate 62.5% iterations 4000 speed 100.0k/s time 40ms pv 4,4 5,5 6,3", 9)
     assert view["pv"] == [[4, 4], [5, 5], [6, 3]] and view["winrate"] == 0.625
     assert view["summary"] == "depth 12  win 62.5%  4000 visits  pv E5 F4 G6"
+    # the realtime format writes the protocol's 8,8 as i9 (row from the top plus one); the board names it I7
     rapfi = search_view("MESSAGE depth 8-12 ev 35 n 9000 pv h8 i9", 15)
-    assert rapfi["pv"] == [] and rapfi["summary"].endswith("pv H8 I9")
+    assert rapfi["pv"] == [[7, 7], [8, 8]] and rapfi["summary"].endswith("pv H8 I7")
     assert search_view("MESSAGE hello", 15) is None
 
 

@@ -31,7 +31,7 @@ def winning_line(board: Board) -> list[list[int]]:
 
 def search_view(line: str, height: int) -> dict[str, Any] | None:
     """An engine's search info (its last MESSAGE line) for the page: a one-line summary, and the principal variation
-    as points where the engine wrote them in the protocol's ``x,y`` (other notations stay in the summary only)."""
+    as the protocol's points (``play.search_info`` reads both ``x,y`` and the realtime format's letters)."""
     info = parse_search_info(line)
     if info is None:
         return None
