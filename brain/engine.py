@@ -17,6 +17,7 @@ under a node budget counts nodes rather than seconds.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
 from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 from brain.warmup import warm_up
 
+PROGRESS_SECONDS = 1.0        # a long search reports what it has found so far this often (ThinkLimits.progress)
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
 ROOT_VCF_PLIES = 40
 SAFETY_VCF_PLIES = 30
@@ -130,7 +132,8 @@ class MctsPlayer:
         zone = self._threat_zone(st, color) if threatened else set()
         loss_plies = self._filter_root(st, tree, color, threatened, zone,
                                        limits.now() + self.options.filter_share * thinking, limits)
-        iterations = self._run(st, tree, color, limits, threatened)
+        iterations = self._run(st, tree, color, limits, threatened,
+                               lambda done: self._tell_progress(board, tree, started, done, limits))
         child = self._checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
@@ -335,13 +338,15 @@ class MctsPlayer:
         children = range(first, first + int(tree.count[root]))
         return max(children, key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
 
-    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits, threatened: bool) -> int:
+    def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits, threatened: bool,
+             progress: Callable[[int], None]) -> int:
         """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check,
         which runs only when the opponent threatens one, and for the reply). Only when a match clock makes time worth
         saving (the soft deadline comes before the hard one) does a clear choice stop at the soft deadline, or a
         settled one earlier: otherwise the time left is worth more to the search -- its tree is kept for the next
-        move -- than to nobody."""
+        move -- than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far."""
         ws = self._workspace_for(st)
+        next_report = time.monotonic() + PROGRESS_SECONDS
         root = int(tree.meta[M_ROOT])
         now = limits.now()
         reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now) if threatened else 0.0)
@@ -363,6 +368,9 @@ class MctsPlayer:
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
             if saving and self._settled(tree, root, rate * max(0.0, deadline - limits.now())):
                 break
+            if time.monotonic() >= next_report:
+                progress(total)
+                next_report += PROGRESS_SECONDS
         return total
 
     @staticmethod
@@ -401,17 +409,31 @@ class MctsPlayer:
         x, y = board.coords(move)
         if not board.is_empty(x, y) or board.is_forbidden(x, y) and board.to_move == 1:
             return self._fallback(board, started, f"search proposed {x},{y}")
+        return MoveChoice(x, y, search=self._search_info(board, tree, started, iterations, (x, y), note, line, mate))
+
+    def _search_info(self, board: Board, tree: Tree, started: float, iterations: int, move: tuple[int, int],
+                     note: str = "", line: list[tuple[int, int]] | None = None, mate: int = 0) -> SearchInfo:
+        """What the search has found for `move`: its main line (or the proof's `line`), depth and win rate; `mate`
+        plies to a proven win (> 0) or loss (< 0), else what the tree has proven."""
         root = int(tree.meta[M_ROOT])
         main_line = self.principal_variation(board, tree, root)
-        pv = line or (main_line if main_line[:1] == [(x, y)] else [(x, y)])
+        pv = line or (main_line if main_line[:1] == [move] else [move])
         winrate = self._winrate(tree, root)
         if mate == 0 and tree.proven[root] != 0:
             mate = len(pv) if tree.proven[root] > 0 else -len(pv)
         if mate != 0:
             winrate = 1.0 if mate > 0 else 0.0
-        search = SearchInfo(depth=len(pv), seldepth=max(len(pv), int(tree.meta[M_MAXDEPTH])), winrate=winrate,
-                            nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note)
-        return MoveChoice(x, y, search=search)
+        return SearchInfo(depth=len(pv), seldepth=max(len(pv), int(tree.meta[M_MAXDEPTH])), winrate=winrate,
+                          nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note)
+
+    def _tell_progress(self, board: Board, tree: Tree, started: float, iterations: int, limits: SearchLimits) -> None:
+        """Tell whoever asked (``ThinkLimits.progress``) what the search has found so far: its favourite move."""
+        if limits.think.progress is None:
+            return
+        child = int(best_child(tree, int(tree.meta[M_ROOT])))
+        if child >= 0:
+            move = board.coords(int(tree.move[child]))
+            limits.think.progress(self._search_info(board, tree, started, iterations, move, "searching"))
 
     @staticmethod
     def _winrate(tree: Tree, root: int) -> float:

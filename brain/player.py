@@ -6,6 +6,7 @@ The protocol side says "here is the board and your time; give me a move"; a play
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -28,6 +29,9 @@ class ThinkLimits:
     max_memory: int = 0
     stop: StopFlag = field(default_factory=StopFlag)
     max_nodes: int = 0
+    progress: Callable[["SearchInfo"], None] | None = None
+    """Told now and then, while a long search runs, what it has found so far (the protocol prints it as MESSAGE
+    lines, so that a person watching the engine in a GUI sees it think); None: nobody asks."""
 
     @classmethod
     def seconds(cls, soft: float, hard: float | None = None) -> "ThinkLimits":

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from brain import swap2
 from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
-from brain.player import Player, ThinkLimits
+from brain.player import Player, SearchInfo, ThinkLimits
 from brain.codes import RULE_CONTINUOUS
 from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
 from protocol.report import search_messages
@@ -208,7 +208,13 @@ class Session:
         """Think limits for the move `cmd` asks for, counted from when its line arrived."""
         s = self.settings
         budget = move_budget(s.timeout_turn, s.timeout_match, s.time_left, board.stone_count, len(board.empty_cells()))
-        return ThinkLimits(cmd.arrived + budget.soft, cmd.arrived + budget.hard, s.max_memory, cmd.stop, s.max_node)
+        return ThinkLimits(cmd.arrived + budget.soft, cmd.arrived + budget.hard, s.max_memory, cmd.stop, s.max_node,
+                           progress=lambda info: self._search_messages(info, board))
+
+    def _search_messages(self, info: SearchInfo, board: Board) -> None:
+        """A search's findings as MESSAGE lines (``protocol.report``): while it thinks, and with its move."""
+        for text in search_messages(info, board.width):
+            self._message(text)
 
     def _legal_for_us(self, board: Board, x: int, y: int) -> bool:
         return board.is_empty(x, y) and board.judge(x, y, self.me) != MOVE_FORBIDDEN
@@ -230,8 +236,7 @@ class Session:
                 raise ProtocolError("no legal move is left")
             x, y = legal[0]
         if choice.search is not None:
-            for text in search_messages(choice.search, board.width):
-                self._message(text)
+            self._search_messages(choice.search, board)
         elif choice.info:
             self._message(choice.info)
         board.place(x, y, self.me)

@@ -281,12 +281,39 @@ def test_info_max_node_gives_the_same_move_and_search_in_every_process(brain):
         b.send(f"INFO timeout_turn {GENEROUS_TURN_MS}")
         b.send("INFO max_node 20000")
         b.send(MIDDLE_GAME)
-        summary = b.line()
-        assert summary.startswith("MESSAGE Monte: "), summary
-        answers.append((b.reply(), summary.split(" in ")[0]))  # the time is the clock's
+        summary, move = move_summary(b)
+        answers.append((move, summary.split(" in ")[0]))  # the time is the clock's
     assert answers[0] == answers[1]
     iterations = int(answers[0][1].split(" iterations")[0].split()[-1])
     assert 0 < iterations <= 20000
+
+
+def move_summary(b: Brain) -> tuple[str, str]:
+    """(Monte's summary of the move's search, the move) for a move request just sent: the last summary before the
+    move (a long search also reports while it thinks)."""
+    summaries = []
+    while (line := b.line()).startswith("MESSAGE "):
+        if line.startswith("MESSAGE Monte: "):
+            summaries.append(line)
+    assert summaries, f"no summary before {line!r}"
+    return summaries[-1], line
+
+
+def test_a_long_search_reports_what_it_has_found_while_it_thinks(brain):
+    b = brain("--engine", "mcts")
+    assert b.ask("START 15") == "OK"
+    engine_loaded(b)
+    b.send("INFO timeout_turn 3000")
+    b.send(MIDDLE_GAME)
+    lines = []
+    while (line := b.line()).startswith("MESSAGE "):
+        lines.append(line)
+    assert MOVE.match(line)
+    progress = [text for text in lines if text.startswith("MESSAGE Monte: ") and "searching" in text]
+    realtime = [text for text in lines if text.startswith("MESSAGE depth ")]
+    assert progress, lines  # at least one report a second into a 3 s search, before the move's own
+    assert len(realtime) == len(progress) + 1  # each report and the move's carry the realtime line for GUIs
+    assert "searching" not in lines[-2]  # the move's own summary comes last, with the realtime line after it
 
 
 def test_timeout_turn_zero_still_gets_a_move(brain):
