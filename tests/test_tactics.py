@@ -14,7 +14,8 @@ import pytest
 
 from brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
 from brain.engine import MctsPlayer
-from brain.limits import new_limits
+from brain.limits import SearchLimits, new_limits
+from brain.mcts import M_ROOT
 from brain.player import ThinkLimits
 from brain.position import new_state
 from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -621,3 +622,32 @@ def test_caro_five_against_the_edge_is_blocked(player):
 def test_caro_five_against_the_edge_is_taken(player):
     board, (five,), _ = position(CARO_EDGE, WHITE, RULE_CARO)
     assert choose(player, board) == five
+
+
+def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_longest(player, monkeypatch):
+    # A real root (the opening position searched briefly); then every child is taken as lost, as the tree's proofs
+    # would leave it, and the opponent's threat wins after each are scripted: the measuring goes most-visited first
+    # and stops at the first move whose refutation it does not find -- the move to play.
+    board = Board(15, 15)
+    for x, y in ((7, 7), (8, 8), (7, 8)):
+        board.place(x, y, board.to_move)
+    player.choose(board, ThinkLimits.seconds(0.2))
+    tree = player.tree
+    root = int(tree.meta[M_ROOT])
+    children = sorted(range(int(tree.first[root]), int(tree.first[root]) + int(tree.count[root])),
+                      key=lambda c: -int(tree.visits[c]))
+    assert len(children) >= 4
+    refutation = {int(tree.move[c]): plies for c, plies in zip(children, (5, 9, 0, 3))}  # 0: none found
+    asked = []
+
+    def scripted(st, move, color, nodes, limits):
+        asked.append(move)
+        return refutation[move]
+
+    monkeypatch.setattr(player, "_opponent_vct_after", scripted)
+    with SearchLimits(ThinkLimits.seconds(1.0)) as limits:
+        loss_plies = {children[1]: 9}  # the root filter measured this one already
+        player._measure_defences(new_state(board), tree, board.to_move, loss_plies, limits)
+    assert asked == [int(tree.move[children[0]]), int(tree.move[children[2]])]  # most visited first, not twice
+    assert loss_plies == {children[1]: 9, children[0]: 5}
+    assert player._longest_defence(tree, root, loss_plies) == children[2]
