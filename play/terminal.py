@@ -19,6 +19,8 @@ from analysis.notation import line_names, parse_point, parse_rule, parse_size, p
 from analysis.positions import load_game
 from brain.board import BLACK, WHITE
 from brain.rules import RULE_RENJU
+from games import terminal as small_games
+from games.spec import GAMES as SMALL_GAMES
 from play.board_view import Look, draw_board
 from play.game import Game
 from play.search_info import parse_search_info
@@ -48,11 +50,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--load", metavar="FILE", help="an .sgf or .psq game to continue from")
     parser.add_argument("--move", type=int, default=None, help="with --load: continue after this many moves")
     parser.add_argument("--save", metavar="FILE", help="save the game when you leave (.sgf, .psq, or both)")
+    parser.add_argument("--game", choices=("gomoku", *sorted(SMALL_GAMES)), default="gomoku",
+                        help="gomoku (default), or one of the seed articles' small games against plain UCT, as "
+                             "'monte games' plays them (you are X unless --black names an engine)")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no colours (the default off a terminal)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game the arguments describe; ValueError for an argument the user can fix."""
+    if args.game != "gomoku":
+        return _small_game(args)
     if args.time <= 0:
         raise ValueError(f"--time must be positive, not {args.time}")
     if args.move is not None and not args.load:
@@ -324,3 +331,12 @@ class Match:
         for seat in self.seats.values():
             if seat is not None:
                 seat.close()
+
+
+def _small_game(args: argparse.Namespace) -> int:
+    """``monte play --game tictactoe|connect4``: the small game as ``monte games`` plays it, with its defaults; the
+    engine moves first when black (X) is not a person."""
+    parser = argparse.ArgumentParser(prog="monte games")
+    small_games.configure(parser)
+    first = "you" if engine_command(args.black) is None else "engine"
+    return small_games.run(parser.parse_args([args.game, "--first", first]))

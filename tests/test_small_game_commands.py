@@ -99,3 +99,16 @@ def test_monte_seeds_refuses_bad_sizes_in_one_line(tmp_path, capsys):
     assert err == ["monte seeds: error: need positive counts, got --c4-games 3 (must be even: colours are swapped)",
                    "monte seeds: error: need positive counts, got --sweep 5,x"]
     assert not (tmp_path / "x.md").exists()
+
+
+def test_monte_play_game_plays_a_small_game_as_monte_games_does(monte_executable: str):
+    # the engine (UCT) is X when black is not a person, so the first prompt comes after its move
+    child = pexpect.spawn(monte_executable, ["play", "--game", "tictactoe", "--black", "monte", "--white", "human"],
+                          encoding="utf-8", timeout=60)
+    child.expect("you are O against UCT")
+    child.expect("engine plays [a-c][1-3]")
+    ending, errors = play_through(child, [f"{c}{r}" for r in "123" for c in "abc"])
+    assert ending in ("you win", "engine wins", "draw")
+    assert all("is taken" in error for error in errors), errors
+    child.close()
+    assert child.exitstatus == 0
