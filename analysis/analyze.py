@@ -14,14 +14,14 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from analysis.notation import line_names, point_name, rule_name
-from analysis.positions import add_position_arguments, board_at, loaded
-from analysis.tree_dot import render_dot, tree_dot
-from brain.analysis import Analysis, MoveStats, analyze
-from brain.board import BLACK, Board
-from brain.engine import MctsPlayer
-from brain.player import ThinkLimits
-from tournaments.report import text_table
+from monte.analysis.notation import line_names, point_name, rule_name
+from monte.analysis.positions import add_position_arguments, board_at, loaded
+from monte.analysis.tree_dot import render_dot, tree_dot
+from monte.brain.search_view import Analysis, MoveStats, analyze
+from monte.brain.board import BLACK, Board
+from monte.brain.engine import MctsPlayer
+from monte.brain.player import ThinkLimits
+from monte.tournaments.report import text_table
 
 NO_TIME_LIMIT_S = 24 * 3600.0
 """How long a search under a node budget may take: the budget, not the clock, ends it."""

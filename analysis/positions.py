@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analysis.notation import parse_moves, parse_rule, parse_size
-from brain.board import Board, IllegalMove
-from tournaments.records import SavedGame, read_jsonl, read_psq, read_sgf
+from monte.analysis.notation import parse_moves, parse_rule, parse_size
+from monte.brain.board import Board, IllegalMove
+from monte.tournaments.records import SavedGame, read_jsonl, read_psq, read_sgf
 
 FILE_SUFFIXES = (".sgf", ".psq", ".jsonl")
 

@@ -12,11 +12,11 @@ import sys
 from html import escape
 from pathlib import Path
 
-from analysis.notation import column_name
-from analysis.positions import add_position_arguments, board_at, loaded
-from brain.board import BLACK
-from brain.rules import RULE_RENJU
-from tournaments.records import SavedGame
+from monte.analysis.notation import column_name
+from monte.analysis.positions import add_position_arguments, board_at, loaded
+from monte.brain.board import BLACK
+from monte.brain.codes import RULE_RENJU
+from monte.tournaments.records import SavedGame
 
 CELL = 32
 """Pixels between two lines of the board."""

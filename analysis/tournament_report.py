@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from analysis.render import game_svg
-from tournaments.records import GameRecord, SavedGame
-from tournaments.report import standings
+from monte.analysis.render import game_svg
+from monte.tournaments.records import GameRecord, SavedGame
+from monte.tournaments.report import standings
 
 REPORT_NAME = "report.md"
 

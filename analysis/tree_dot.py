@@ -8,8 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from analysis.notation import point_name
-from brain.analysis import TreeNode
+from monte.analysis.notation import point_name
+from monte.brain.search_view import TreeNode
 
 
 def tree_dot(root: TreeNode, height: int) -> str:

@@ -18,10 +18,10 @@ import random
 
 import numpy as np
 
-from brain.board import PAD, Board
-from brain.jit import BoolArray, Int8Array, Int64Array, njit
-from brain.player import MoveChoice, ThinkLimits
-from brain.rules import (
+from monte.brain.board import PAD, Board
+from monte.brain.jit import BoolArray, Int8Array, Int64Array, njit
+from monte.brain.player import MoveChoice, ThinkLimits
+from monte.brain.rules import (
     BLACK, EMPTY, MOVE_FORBIDDEN, RULE_RENJU, WALL, WHITE, five_in_direction, judge_move, line_step, makes_five,
 )
 
@@ -259,7 +259,7 @@ def shape_totals(cells: Int8Array, stride: int, window_weights: Int64Array) -> t
 def warm_up_kernels() -> None:
     """``brain.warmup.warm_up``, imported here rather than at the top: the quick player runs this module
     interpreted (``brain.kernels``), where the warm-up has no place."""
-    from brain.warmup import warm_up
+    from monte.brain.warmup import warm_up
 
     warm_up()
 

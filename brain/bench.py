@@ -12,15 +12,15 @@ import time
 from dataclasses import asdict, dataclass
 
 
-from brain.board import Board
-from brain.limits import new_limits
-from brain.memory import DEFAULT_NODES
-from brain.mcts import new_tree, reset_tree, search
-from brain.position import new_state
-from brain.settings import Params
-from brain.threats import new_workspace
-from brain.uct import UctSearch, UctTree, seed_random
-from brain.vct import new_vct_space
+from monte.brain.board import Board
+from monte.brain.limits import new_limits
+from monte.brain.memory import DEFAULT_NODES
+from monte.brain.mcts import new_tree, reset_tree, search
+from monte.brain.position import new_state
+from monte.brain.settings import Params
+from monte.brain.threats import new_workspace
+from monte.brain.uct import UctSearch, UctTree, seed_random
+from monte.brain.vct import new_vct_space
 
 POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
     "15x15 opening": (15, [(7, 7), (8, 8), (8, 6)]),

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain import kernels
-from brain.codes import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, RULE_RENJU, WALL, WHITE
+from monte.brain import kernels
+from monte.brain.codes import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, RULE_RENJU, WALL, WHITE
 
 PAD = 5
 MIN_SIZE = 5
@@ -130,9 +130,9 @@ class Board:
         color = self.to_move if color is None else color
         idx = self.index(x, y)
         if self.k != GOMOKU_LINE:
-            wins = kernels.module("brain.rules").makes_line(self.cells, self.stride, idx, color, self.rule, self.k)
+            wins = kernels.module("monte.brain.rules").makes_line(self.cells, self.stride, idx, color, self.rule, self.k)
             return MOVE_WINS if wins else MOVE_OK
-        return int(kernels.module("brain.rules").judge_move(self.cells, self.stride, idx, color, self.rule))
+        return int(kernels.module("monte.brain.rules").judge_move(self.cells, self.stride, idx, color, self.rule))
 
     def is_forbidden(self, x: int, y: int) -> bool:
         """Whether black may not play the empty cell (x, y) under this board's rule."""
@@ -145,7 +145,7 @@ class Board:
             return [(x, y) for x, y in self.empty_cells() if self._rests(x, y)]
         moves = self.empty_cells()
         if self.to_move == BLACK and self.rule & RULE_RENJU:
-            banned = kernels.module("brain.rules").forbidden_points(self.cells, self.stride, self.rule)
+            banned = kernels.module("monte.brain.rules").forbidden_points(self.cells, self.stride, self.rule)
             moves = [(x, y) for x, y in moves if not banned[self.index(x, y)]]
         return moves
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.board import EMPTY, Board
-from brain.jit import Int8Array, Int64Array, array, njit, types
+from monte.brain.board import EMPTY, Board
+from monte.brain.jit import Int8Array, Int64Array, array, njit, types
 
 WIDTH = 7
 HEIGHT = 6

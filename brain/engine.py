@@ -21,18 +21,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from brain.board import MOVE_WINS, Board
-from brain.limits import SearchLimits
-from brain.memory import tree_capacity
-from brain.mcts import (
+from monte.brain.board import MOVE_WINS, Board
+from monte.brain.limits import SearchLimits
+from monte.brain.memory import tree_capacity
+from monte.brain.mcts import (
     M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, best_child, expand_root, find_child, new_tree, reset_tree, search,
 )
-from brain.player import MoveChoice, SearchInfo, ThinkLimits
-from brain.position import State, make, new_state, unmake
-from brain.settings import Options, Params
-from brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
-from brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
-from brain.warmup import warm_up
+from monte.brain.player import MoveChoice, SearchInfo, ThinkLimits
+from monte.brain.position import State, make, new_state, unmake
+from monte.brain.settings import Options, Params
+from monte.brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
+from monte.brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
+from monte.brain.warmup import warm_up
 
 PROGRESS_SECONDS = 1.0        # a long search reports what it has found so far this often (ThinkLimits.progress)
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.jit import kernel
-from brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C
-from brain.position import State
+from monte.brain.jit import kernel
+from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C
+from monte.brain.position import State
 
 FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
 """7 pattern counts and 8 class counts for each side."""

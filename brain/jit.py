@@ -18,7 +18,7 @@ import numpy as np
 
 import numba
 
-from brain.cachedir import BRAIN_CACHE_DIR
+from monte.brain.cachedir import BRAIN_CACHE_DIR
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes

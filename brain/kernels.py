@@ -29,8 +29,9 @@ from types import ModuleType
 
 import numpy as np
 
-JIT_MODULE = "brain.jit"
-_USES_JIT = re.compile(r"^(from brain\.jit import|import brain\.jit)", re.MULTILINE)
+JIT_MODULE = "monte.brain.jit"
+BRAIN = "monte.brain"
+_USES_JIT = re.compile(r"^(from monte\.brain\.jit import|import monte\.brain\.jit)", re.MULTILINE)
 
 _compiled_allowed = threading.Event()
 _compiled_allowed.set()
@@ -83,12 +84,12 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
     interpreted too, anything else is imported as usual."""
     if level == 0 and name == JIT_MODULE:
         return PLAIN_JIT
-    if level == 0 and name.startswith("brain.") and _uses_jit(name):
+    if level == 0 and name.startswith(BRAIN + ".") and _uses_jit(name):
         if not fromlist:
             raise ImportError(f"interpreted brain modules import {name} with 'from {name} import ...' only")
         return interpreted(name)
-    if level == 0 and name == "brain" and any(_uses_jit(f"brain.{item}") for item in fromlist or ()):
-        raise ImportError("interpreted brain modules import compiled modules with 'from brain.X import ...' only")
+    if level == 0 and name == BRAIN and any(_uses_jit(f"{BRAIN}.{item}") for item in fromlist or ()):
+        raise ImportError(f"interpreted brain modules import compiled modules with 'from {BRAIN}.X import ...' only")
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 

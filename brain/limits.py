@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from brain.jit import Int64Array, kernel
-from brain.stopflag import STOP_SLOT
+from monte.brain.jit import Int64Array, kernel
+from monte.brain.stopflag import STOP_SLOT
 
 if TYPE_CHECKING:
-    from brain.player import ThinkLimits
+    from monte.brain.player import ThinkLimits
 
 # slots of a limits array
 L_STOP = STOP_SLOT  # nonzero: stop now (what a StopFlag writes)

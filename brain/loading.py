@@ -18,7 +18,7 @@ group stops it too; what it had compiled stays in the cache.
 
 When the cache is warm, a move long enough waits for the engine for up to WAIT_SHARE of its time: the engine is
 usually ready by then, and the quick player needs only the rest. A brain told to load before it answers (the
-environment variable LOAD_BEFORE_OK set to 1, as the tournament runner does) waits for a warm cache's engine at
+environment variable MONTE_LOAD_BEFORE_OK set to 1, as the tournament runner does) waits for a warm cache's engine at
 ``START`` instead -- about a second -- so that every move of its games is the engine's; from a cold cache it still
 answers at once.
 """
@@ -33,12 +33,12 @@ import threading
 import time
 from collections.abc import Callable
 
-import brain
-from brain import kernels
-from brain.board import Board
-from brain.cachedir import cache_is_warm
-from brain.player import MoveChoice, Player, ThinkLimits
-from brain.swap2 import evaluation_of
+from monte import brain
+from monte.brain import kernels
+from monte.brain.board import Board
+from monte.brain.cachedir import cache_is_warm
+from monte.brain.player import MoveChoice, Player, ThinkLimits
+from monte.brain.swap2 import evaluation_of
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,6 @@ QUICK_RESERVE_SECONDS = 0.25
 """...as long as the quick player is left this much (a short move does not wait: the engine takes longer to load)."""
 POLL_SECONDS = 0.01
 """How often a waiting move looks at its stop flag and its time."""
-LOAD_BEFORE_OK = "MONTE_LOAD_BEFORE_OK"
 """The environment variable that, set to 1, makes ``pbrain-monte`` load a warm cache's engine before its first OK."""
 
 
@@ -162,7 +161,7 @@ def compile_in_child() -> None:
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(brain.__file__)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-P", "-m", "brain.warmup"], env=env, stdin=subprocess.DEVNULL,
+    result = subprocess.run([sys.executable, "-P", "-m", "monte.brain.warmup"], env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
     if result.returncode != 0:
         log.warning("the compile in a child process failed (status %d): %s", result.returncode,

@@ -20,14 +20,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.evaluation import learned_logit
-from brain.jit import Int64Array, kernel
-from brain.limits import charge
-from brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from brain.position import I_STONES, State, make, unmake
-from brain.settings import Params
-from brain.threats import Workspace, find_vcf, generate_moves
-from brain.vct import VctSpace, find_vct
+from monte.brain.evaluation import learned_logit
+from monte.brain.jit import Int64Array, kernel
+from monte.brain.limits import charge
+from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
+from monte.brain.position import I_STONES, State, make, unmake
+from monte.brain.settings import Params
+from monte.brain.threats import Workspace, find_vcf, generate_moves
+from monte.brain.vct import VctSpace, find_vct
 
 NODE_BYTES = 4 + 4 + 2 + 4 + 4 + 4 + 1
 

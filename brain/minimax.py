@@ -7,7 +7,7 @@ obviously right.
 
 from __future__ import annotations
 
-from brain.board import MOVE_WINS, Board
+from monte.brain.board import MOVE_WINS, Board
 
 WIN = 1
 DRAW = 0

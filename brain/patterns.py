@@ -34,9 +34,9 @@ from itertools import product
 
 import numpy as np
 
-from brain.cachedir import BRAIN_CACHE_DIR
-from brain.jit import Int32Array, njit
-from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
+from monte.brain.cachedir import BRAIN_CACHE_DIR
+from monte.brain.jit import Int32Array, njit
+from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_RENJU
 
 WINDOW_HALF = 5
 WINDOW_CELLS = 2 * WINDOW_HALF

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from brain.board import Board
-from brain.stopflag import StopFlag
+from monte.brain.board import Board
+from monte.brain.stopflag import StopFlag
 
 
 @dataclass

@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.board import Board
-from brain.jit import kernel
-from brain.patterns import (
+from monte.brain.board import Board
+from monte.brain.jit import kernel
+from monte.brain.patterns import (
     C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight,
     pattern_tables,
 )
-from brain.rules import EMPTY, RULE_CARO, WALL
+from monte.brain.rules import EMPTY, RULE_CARO, WALL
 
 NEIGHBOUR_RADIUS = 2
 

@@ -15,9 +15,9 @@ import time
 
 import numpy as np
 
-from brain import kernels
-from brain.board import MOVE_FORBIDDEN, Board, opponent
-from brain.player import MoveChoice, ThinkLimits
+from monte.brain import kernels
+from monte.brain.board import MOVE_FORBIDDEN, Board, opponent
+from monte.brain.player import MoveChoice, ThinkLimits
 
 CHUNK_CELLS = 6
 """Cells scanned between two looks at the clock."""
@@ -33,7 +33,7 @@ class QuickPlayer:
 
     def warm_up(self) -> None:
         """Nothing to compile, that is the point: only load the interpreted modules it runs (``brain.kernels``)."""
-        kernels.interpreted("brain.baselines")
+        kernels.interpreted("monte.brain.baselines")
 
     def new_game(self, board: Board) -> None:
         """Nothing to forget."""
@@ -44,7 +44,7 @@ class QuickPlayer:
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """A five, a block of the opponent's five, or the best-scoring cell scanned before the hard deadline."""
         started = time.monotonic()
-        greedy = kernels.interpreted("brain.baselines")
+        greedy = kernels.interpreted("monte.brain.baselines")
         me = board.to_move
         if not board.history and board.is_empty(board.width // 2, board.height // 2):
             return MoveChoice(board.width // 2, board.height // 2, "quick: the centre")

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.codes import (  # noqa: F401  (the rules' names for them, as the rest of the brain imports them)
+from monte.brain.codes import (  # noqa: F401  (the rules' names for them, as the rest of the brain imports them)
     BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, RULE_CARO, RULE_CONTINUOUS, RULE_EXACT_FIVE, RULE_FREESTYLE,
     RULE_RENJU, WALL, WHITE,
 )
-from brain.jit import Int8Array, njit
+from monte.brain.jit import Int8Array, njit
 
 # How deep the recursive renju three check may go before it trusts a point to be playable. Real positions need 2-3.
 FORBIDDEN_DEPTH_LIMIT = 8

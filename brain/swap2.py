@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from brain import kernels
-from brain.board import BLACK, WHITE, Board
-from brain.player import Player, ThinkLimits
+from monte.brain import kernels
+from monte.brain.board import BLACK, WHITE, Board
+from monte.brain.player import Player, ThinkLimits
 
 SWAP = "SWAP"
 
@@ -42,7 +42,7 @@ Evaluation = Callable[[Board], float]
 def static_evaluation(board: Board) -> float:
     """The baselines' static shape evaluation (``brain.baselines.shape_evaluation``), compiled or interpreted as
     ``brain.kernels`` says."""
-    return kernels.module("brain.baselines").shape_evaluation(board)
+    return kernels.module("monte.brain.baselines").shape_evaluation(board)
 
 
 def evaluation_of(player: Player) -> Evaluation:

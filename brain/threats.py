@@ -17,13 +17,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import Int64Array, kernel
-from brain.limits import charge
-from brain.patterns import (
+from monte.brain.jit import Int64Array, kernel
+from monte.brain.limits import charge
+from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
-from brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
-from brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
+from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
+from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
 MAX_VCF_LEVELS = 40        # attacker moves on one line; a VCF longer than 80 plies does not occur on 32x32

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.board import Board
-from brain.jit import Float32Array, Int8Array, Int32Array, Int64Array, njit
-from brain.memory import tree_capacity
-from brain.player import MoveChoice, ThinkLimits
-from brain.warmup import warm_up
-from brain.rules import EMPTY, WALL, is_playable, makes_line
+from monte.brain.board import Board
+from monte.brain.jit import Float32Array, Int8Array, Int32Array, Int64Array, njit
+from monte.brain.memory import tree_capacity
+from monte.brain.player import MoveChoice, ThinkLimits
+from monte.brain.warmup import warm_up
+from monte.brain.rules import EMPTY, WALL, is_playable, makes_line
 
 UCB_C = 1.4
 NODE_BYTES = 4 + 4 + 4 + 4 + 4

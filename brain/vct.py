@@ -27,12 +27,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from brain.jit import Int32Array, Int64Array, UInt8Array, kernel
-from brain.limits import charge
-from brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
-from brain.position import State, make, unmake
-from brain.rules import EMPTY
-from brain.threats import first_of_class, playable_cells
+from monte.brain.jit import Int32Array, Int64Array, UInt8Array, kernel
+from monte.brain.limits import charge
+from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
+from monte.brain.position import State, make, unmake
+from monte.brain.rules import EMPTY
+from monte.brain.threats import first_of_class, playable_cells
 
 MAX_LEVELS = 48
 MAX_MOVES = 128

@@ -5,7 +5,7 @@ costs lands inside a move.
 The list of what to compile is not kept by hand (a hand-kept list once missed the kernel behind BOARD's field 3, and
 the first such BOARD compiled for a second inside its move). It is read from the brain's own source: every call,
 outside compiled functions, of a name that is a numba dispatcher is an *entry point* -- ``f(...)``, ``module.f(...)``
-or ``kernels.module("brain.x").f(...)`` (how numba-free code reaches kernels). Each entry point is compiled for
+or ``kernels.module("monte.brain.x").f(...)`` (how numba-free code reaches kernels). Each entry point is compiled for
 the types its annotations give: ``int``, ``bool``, ``float``, the array aliases of ``brain.jit`` (``Int8Array``...),
 and the search's tuples, typed from a sample of each (``SAMPLES``). A compiled function that only compiled functions
 call needs nothing: numba compiles it with its callers.
@@ -30,17 +30,17 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-import brain
-from brain import kernels
-from brain.board import Board
-from brain.cachedir import BRAIN_CACHE_DIR, cache_is_warm, folder_lock, mark_warm
-from brain.jit import Dispatcher, typeof, types
-from brain.mcts import Tree, new_tree
-from brain.patterns import store_every_rule
-from brain.position import State, new_state
-from brain.settings import Params
-from brain.threats import Workspace, new_workspace
-from brain.vct import VctSpace, new_vct_space
+from monte import brain
+from monte.brain import kernels
+from monte.brain.board import Board
+from monte.brain.cachedir import BRAIN_CACHE_DIR, cache_is_warm, folder_lock, mark_warm
+from monte.brain.jit import Dispatcher, typeof, types
+from monte.brain.mcts import Tree, new_tree
+from monte.brain.patterns import store_every_rule
+from monte.brain.position import State, new_state
+from monte.brain.settings import Params
+from monte.brain.threats import Workspace, new_workspace
+from monte.brain.vct import VctSpace, new_vct_space
 
 ENTRY_POINTS_FILE = "entry-points.txt"
 
@@ -154,7 +154,7 @@ def _python_code(module: ModuleType) -> typing.Iterator[ast.AST]:
 
 
 def _resolve(expression: ast.expr, module: ModuleType) -> object:
-    """What a called name (``f``, ``some_module.f`` or ``kernels.module("brain.x").f``) means in `module`, or
+    """What a called name (``f``, ``some_module.f`` or ``kernels.module("monte.brain.x").f``) means in `module`, or
     None."""
     if isinstance(expression, ast.Name):
         return vars(module).get(expression.id)

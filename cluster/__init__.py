@@ -6,6 +6,6 @@ cluster of worker processes it starts here (``local:N``); `cluster.worker` is wh
 only by this package, so a run without a cluster never loads it.
 """
 
-from cluster.pool import DaskPool, connect
+from monte.cluster.dask_pool import DaskPool, connect
 
 __all__ = ["DaskPool", "connect"]

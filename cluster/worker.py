@@ -17,10 +17,10 @@ from typing import Callable
 
 from distributed import Variable, get_client, get_worker
 
-from tournaments.engines import EngineError, EngineSpec, prepare
-from tournaments.match import MatchRules, StopSignal, play_game
-from tournaments.records import GameRecord
-from tournaments.scheduler import GameSpec
+from monte.tournaments.engines import EngineError, EngineSpec, prepare
+from monte.tournaments.match import MatchRules, StopSignal, play_game
+from monte.tournaments.records import GameRecord
+from monte.tournaments.scheduler import GameSpec
 
 LOG_LIMIT_BYTES = 4 << 20
 """The most of one engine's stderr a worker sends back (its end is kept): a chatty engine must not flood the

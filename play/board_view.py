@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from analysis.notation import column_name
-from brain.board import BLACK, EMPTY, WHITE, Board
+from monte.analysis.notation import column_name
+from monte.brain.board import BLACK, EMPTY, WHITE, Board
 
 RESET, BOLD, RED, YELLOW, DIM = "\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[33m", "\x1b[2m"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.notation import point_name
-from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
-from tournaments.records import GameRecord, SavedGame, Termination, to_psq, to_sgf
-from tournaments.referee import COLOR_NAMES, Referee, Ruling
+from monte.analysis.notation import point_name
+from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
+from monte.tournaments.records import GameRecord, SavedGame, Termination, to_psq, to_sgf
+from monte.tournaments.referee import COLOR_NAMES, Referee, Ruling
 
 RECORD_SUFFIXES = (".sgf", ".psq")
 

@@ -14,8 +14,8 @@ import threading
 import time
 from pathlib import Path
 
-from protocol.client import BrainClient, BrainFault, GameSettings, MoveReply
-from tournaments.match import ask_move, engine_environment
+from monte.protocol.client import BrainClient, BrainFault, GameSettings, MoveReply
+from monte.tournaments.match import ask_move, engine_environment
 
 HUMAN = "human"
 MONTE = "pbrain-monte"

@@ -15,22 +15,21 @@ import sys
 import time
 from typing import IO, TextIO
 
-from analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
-from analysis.positions import load_game
-from brain.board import BLACK, WHITE
-from brain.rules import RULE_RENJU
-from games import terminal as small_games
-from games.spec import GAMES as SMALL_GAMES
-from play.board_view import Look, draw_board
-from play.game import Game
-from play.search_info import parse_search_info
-from play.seats import HUMAN, EngineSeat, engine_command
-from protocol.client import BrainFault, GameSettings
-from tournaments.match import FAULT_TERMINATIONS
-from tournaments.records import Termination
-from tournaments.referee import COLOR_NAMES, Ruling
+from monte.analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
+from monte.analysis.positions import load_game
+from monte.brain.board import BLACK, WHITE
+from monte.brain.codes import RULE_RENJU
+from monte.small_games import terminal as small_games
+from monte.small_games.spec import GAMES as SMALL_GAMES
+from monte.play.board_view import Look, draw_board
+from monte.play.game import Game
+from monte.protocol.search_info import parse_search_info
+from monte.play.seats import HUMAN, EngineSeat, engine_command
+from monte.protocol.client import TOLERANCE_MS, BrainFault, GameSettings
+from monte.tournaments.match import FAULT_TERMINATIONS
+from monte.tournaments.records import Termination
+from monte.tournaments.referee import COLOR_NAMES, Ruling
 
-TOLERANCE_MS = 1000
 """Lateness forgiven on an engine's move, as Piskvork and the Gomocup judge forgive it."""
 REFRESH_S = 0.1
 HELP = ("a move: H8 (column letter, row number from the bottom) or x,y  |  undo: take back your last move (and the "
@@ -274,8 +273,8 @@ class Match:
         return True
 
     def _hint(self) -> None:
-        from brain.analysis import analyze  # the brain loads only when a hint is asked for
-        from brain.player import ThinkLimits
+        from monte.brain.search_view import analyze  # the brain loads only when a hint is asked for
+        from monte.brain.player import ThinkLimits
 
         board = self.game.board
         self.say(f"Monte thinks for {self.time_s:g} s ...")

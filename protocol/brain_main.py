@@ -17,11 +17,12 @@ import os
 import sys
 from typing import BinaryIO
 
-from brain.loading import LOAD_BEFORE_OK, LoadingPlayer
-from brain.players import DEFAULT_ENGINE, check_settings, engine_names, make_player, warm_up_all
-from brain.quick import QuickPlayer
-from protocol.session import Session
-from protocol.stdio import LineWriter, StdinReader
+from monte.brain.loading import LoadingPlayer
+from monte.brain.registry import DEFAULT_ENGINE, check_settings, engine_names, make_player, warm_up_all
+from monte.brain.quick import QuickPlayer
+from monte.protocol.client import LOAD_BEFORE_OK
+from monte.protocol.session import Session
+from monte.protocol.stdio import LineWriter, StdinReader
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

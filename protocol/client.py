@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from protocol.faults import BrainFault, Fault, describe_exit
+from monte.protocol.faults import BrainFault, Fault, describe_exit
 
 __all__ = ["BrainClient", "BrainFault", "CutLine", "Fault", "GameSettings", "MoveReply", "GARBAGE_POLICIES",
            "MAX_LINE_BYTES"]
@@ -52,6 +52,14 @@ WRITE_TIMEOUT_S = 10.0
 _SHOWN_CHARS = 200
 
 
+
+LOAD_BEFORE_OK = "MONTE_LOAD_BEFORE_OK"
+"""Set to 1 in a Monte brain's environment, it loads its engine before it answers START (from a warm cache), so that
+no move of a measured game is its quick player's (``monte.brain.loading``). Other brains ignore it."""
+
+TOLERANCE_MS = 1000
+"""How late a move may come before it loses on time, by default: Piskvork's 1 s and the Gomocup judge's."""
+
 @dataclass(frozen=True)
 class GameSettings:
     """What a game tells the brain before the first move: board, rule, clocks and memory (pbrain INFO keys)."""
@@ -70,7 +78,7 @@ class GameSettings:
     """``INFO max_memory``: bytes for the whole brain (0 = no limit)."""
     game_type: int = 1
     """``INFO game_type``: 0 human opponent, 1 brain, 2 tournament, 3 network tournament."""
-    tolerance_ms: int = 1000
+    tolerance_ms: int = TOLERANCE_MS
     """Lateness the referee forgives on each move; not sent to the brain (the caller adds it to its timeouts)."""
     extra_info: tuple[tuple[str, str], ...] = ()
     """More ``INFO key value`` lines, sent after the standard ones in this order."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from brain.player import SearchInfo
+from monte.brain.player import SearchInfo
 
 EVAL_SCALE = 400.0
 """The scale of the logistic curve from evaluation to win rate (PyGomo's default)."""

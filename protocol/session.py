@@ -16,13 +16,13 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from brain import swap2
-from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
-from brain.player import Player, SearchInfo, ThinkLimits
-from brain.codes import RULE_CONTINUOUS
-from brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
-from protocol.report import search_messages
-from protocol.stdio import Command
+from monte.brain import swap2
+from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board, IllegalMove, opponent
+from monte.brain.player import Player, SearchInfo, ThinkLimits
+from monte.brain.codes import RULE_CONTINUOUS
+from monte.brain.timecontrol import NO_MATCH_LIMIT_MS, move_budget
+from monte.protocol.report import search_messages
+from monte.protocol.stdio import Command
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, NoReturn
 
-from brain.stopflag import StopFlag
+from monte.brain.stopflag import StopFlag
 
 log = logging.getLogger(__name__)
 

@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from analysis.notation import column_index, column_name, parse_moves, parse_point, parse_rule, point_name
-from analysis.positions import board_at, load_game
-from analysis.render import game_svg, to_png
-from analysis.tournament_report import write_report
-from analysis.tree_dot import render_dot, tree_dot
-from brain.analysis import PROOF_WIN, analyze
-from brain.board import BLACK, WHITE, Board
-from brain.player import ThinkLimits
-from brain.rules import RULE_RENJU
-from play.board_view import Look, draw_board
-from play.game import Game
-from play.search_info import parse_search_info
-from tournaments.records import GameRecord, SavedGame, Termination, append_jsonl, read_psq, read_sgf
+from monte.analysis.notation import column_index, column_name, parse_moves, parse_point, parse_rule, point_name
+from monte.analysis.positions import board_at, load_game
+from monte.analysis.render import game_svg, to_png
+from monte.analysis.tournament_report import write_report
+from monte.analysis.tree_dot import render_dot, tree_dot
+from monte.brain.search_view import PROOF_WIN, analyze
+from monte.brain.board import BLACK, WHITE, Board
+from monte.brain.player import ThinkLimits
+from monte.brain.rules import RULE_RENJU
+from monte.play.board_view import Look, draw_board
+from monte.play.game import Game
+from monte.protocol.search_info import parse_search_info
+from monte.tournaments.records import GameRecord, SavedGame, Termination, append_jsonl, read_psq, read_sgf
 
 QUIET_OPENING = "h8 i9 j7"
 """Three stones, white to move: nothing forced, a real search."""
@@ -69,7 +69,7 @@ def test_a_game_loads_from_sgf_psq_jsonl_and_a_move_list_alike(tmp_path):
                         rule=4, opening=[(7, 7)], moves=[(8, 6, 10), (7, 5, 10)], winner=None,
                         termination=Termination.DRAW_MOVES, detail="")
     append_jsonl(tmp_path / "games.jsonl", record)
-    from tournaments.records import to_psq, to_sgf
+    from monte.tournaments.records import to_psq, to_sgf
     (tmp_path / "g.sgf").write_text(to_sgf(record))
     (tmp_path / "g.psq").write_text(to_psq(record))
     stones = [(7, 7, BLACK), (8, 6, WHITE), (7, 5, BLACK)]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from brain.baselines import (
+from monte.brain.baselines import (
     GreedyPlayer, NoLegalMove, RandomPlayer, shape_evaluation, winning_moves,
 )
-from brain.board import BLACK, WHITE, Board
-from brain.player import ThinkLimits
-from brain.players import DEFAULT_ENGINE, engine_names, make_player
-from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from monte.brain.board import BLACK, WHITE, Board
+from monte.brain.player import ThinkLimits
+from monte.brain.registry import DEFAULT_ENGINE, engine_names, make_player
+from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
 ALL_RULES = [RULE_FREESTYLE, RULE_EXACT_FIVE, RULE_RENJU, RULE_CARO, RULE_EXACT_FIVE | RULE_CARO]
 

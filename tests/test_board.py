@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board, IllegalMove, Move, opponent
+from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board, IllegalMove, Move, opponent
 
 
 @pytest.mark.parametrize("width, height", [(5, 5), (32, 5), (5, 32), (15, 20)], ids=lambda v: str(v))

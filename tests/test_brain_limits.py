@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from pexpect.popen_spawn import PopenSpawn
 
-from brain.baselines import GreedyPlayer
-from brain.board import MOVE_WINS, Board
-from brain.loading import LOAD_BEFORE_OK
-from brain.player import ThinkLimits
+from monte.brain.baselines import GreedyPlayer
+from monte.brain.board import MOVE_WINS, Board
+from monte.protocol.client import LOAD_BEFORE_OK
+from monte.brain.player import ThinkLimits
 
 pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  # inside pexpect 4.8
 

@@ -20,13 +20,13 @@ def test_bench_reports_every_engine_on_every_position_with_the_ratio(monte_execu
 
 def test_bench_positions_are_unfinished_games() -> None:
     """A benchmark position the solver proves at once would measure an idle search."""
-    from brain.bench import POSITIONS, board_of
-    from brain.limits import new_limits
-    from brain.mcts import new_tree, search
-    from brain.position import new_state
-    from brain.settings import Params
-    from brain.threats import new_workspace
-    from brain.vct import new_vct_space
+    from monte.brain.bench import POSITIONS, board_of
+    from monte.brain.limits import new_limits
+    from monte.brain.mcts import new_tree, search
+    from monte.brain.position import new_state
+    from monte.brain.settings import Params
+    from monte.brain.threats import new_workspace
+    from monte.brain.vct import new_vct_space
 
     for name in POSITIONS:
         board = board_of(name)
@@ -49,7 +49,7 @@ def test_clock_refuses_a_count_below_one(monte_executable: str) -> None:
 
 
 def test_clock_rows_give_the_limits_median_worst_and_worst_lateness() -> None:
-    from tournaments.clockcheck import PathResult
+    from monte.lab.clockcheck import PathResult
 
     turn = PathResult("turn", [(100.0, 200), (300.0, 200), (150.0, 200)])
     assert turn.row() == "| turn | 200 | 3 | 150 | 300 | +100 |"

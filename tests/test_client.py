@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from protocol import client as client_module
-from protocol.client import (MAX_LINE_BYTES, BrainClient, CutLine, GameSettings, _read_lines, line_kind,
+from monte.protocol import client as client_module
+from monte.protocol.client import (MAX_LINE_BYTES, BrainClient, CutLine, GameSettings, _read_lines, line_kind,
                              parse_about)
-from protocol.faults import BrainFault, Fault, describe_exit
+from monte.protocol.faults import BrainFault, Fault, describe_exit
 
 FAKE = Path(__file__).parent / "fakes" / "fake_brain.py"
 SETTINGS = GameSettings(15, 15, timeout_turn_ms=1000)

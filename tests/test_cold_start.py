@@ -18,14 +18,14 @@ import threading
 
 import pytest
 
-from brain import cachedir, kernels, loading
-from brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
-from brain.codes import RULE_RENJU
-from brain.loading import LoadingPlayer
-from brain.player import MoveChoice, ThinkLimits
-from brain.quick import QuickPlayer
-from tournaments import clockcheck
-from tournaments.clockcheck import PipeBrain, board_request
+from monte.brain import cachedir, kernels, loading
+from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
+from monte.brain.codes import RULE_RENJU
+from monte.brain.loading import LoadingPlayer
+from monte.brain.player import MoveChoice, ThinkLimits
+from monte.brain.quick import QuickPlayer
+from monte.lab import clockcheck
+from monte.lab.clockcheck import PipeBrain, board_request
 
 WAIT_S = 30.0  # a generous bound for threads and processes on a busy machine; never a speed assertion
 FORFEIT_MS = 1000 + 1000
@@ -44,11 +44,11 @@ def held():
 
 NO_NUMBA = r'''
 import json, sys, threading
-from brain.loading import LoadingPlayer
-from brain.quick import QuickPlayer
-from protocol.brain_main import main  # everything pbrain-monte imports before it reads a line
-from protocol.session import Session
-from protocol.stdio import Command
+from monte.brain.loading import LoadingPlayer
+from monte.brain.quick import QuickPlayer
+from monte.protocol.brain_main import main  # everything pbrain-monte imports before it reads a line
+from monte.protocol.session import Session
+from monte.protocol.stdio import Command
 
 never = threading.Event()
 player = LoadingPlayer("mcts", lambda: never.wait(), QuickPlayer())  # an engine that never loads

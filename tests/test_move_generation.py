@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from brain.board import Board
-from brain.position import new_state
-from brain.threats import _keep_best, cell_value, generate_moves, new_workspace
+from monte.brain.board import Board
+from monte.brain.position import new_state
+from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace
 
 
 @pytest.mark.parametrize("seed", range(20))

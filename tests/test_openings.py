@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import tournaments
-from brain.board import BLACK, MOVE_FORBIDDEN, MOVE_WINS, WHITE, Board
-from tournaments.openings import (
+from monte import tournaments
+from monte.brain.board import BLACK, MOVE_FORBIDDEN, MOVE_WINS, WHITE, Board
+from monte.tournaments.openings import (
     Opening,
     _random_stones,
     arrange_openings,

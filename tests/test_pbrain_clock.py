@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from brain.timecontrol import FAST_MOVE_SECONDS
-from tournaments import clockcheck
-from tournaments.clockcheck import PathResult, PipeBrain
+from monte.brain.timecontrol import FAST_MOVE_SECONDS
+from monte.lab import clockcheck
+from monte.lab.clockcheck import PathResult, PipeBrain
 
 TOLERANCE_MS = 250
 STOP_MS = 50

@@ -18,12 +18,12 @@ import pexpect
 import pytest
 from pexpect.popen_spawn import PopenSpawn
 
-from brain.baselines import RandomPlayer
-from brain.board import MOVE_FORBIDDEN, MOVE_WINS, Board
-from brain.player import ThinkLimits
-from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
-from tournaments import clockcheck
-from tournaments.clockcheck import board_request
+from monte.brain.baselines import RandomPlayer
+from monte.brain.board import MOVE_FORBIDDEN, MOVE_WINS, Board
+from monte.brain.player import ThinkLimits
+from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from monte.lab import clockcheck
+from monte.lab.clockcheck import board_request
 
 pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  # inside pexpect 4.8
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from brain.board import Board
-from brain.rules import RULE_RENJU
-from tournaments.records import read_sgf
+from monte.brain.board import Board
+from monte.brain.rules import RULE_RENJU
+from monte.tournaments.records import read_sgf
 
 pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  # inside pexpect 4.8
 

@@ -13,14 +13,14 @@ from importlib import metadata
 
 import pytest
 
-from brain.baselines import GreedyPlayer
-from brain.board import BLACK, EMPTY, WALL, WHITE, Board
-from brain.player import MoveChoice, ThinkLimits
-from brain.rules import RULE_CONTINUOUS, RULE_RENJU
-from brain.swap2 import balanced_opening
-from brain.timecontrol import move_budget
-from protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, MAX_LINE_CHARS, Session, about_line
-from protocol.stdio import MAX_LINE_BYTES, Command, LineSplitter, LineWriter, StdinReader
+from monte.brain.baselines import GreedyPlayer
+from monte.brain.board import BLACK, EMPTY, WALL, WHITE, Board
+from monte.brain.player import MoveChoice, ThinkLimits
+from monte.brain.rules import RULE_CONTINUOUS, RULE_RENJU
+from monte.brain.swap2 import balanced_opening
+from monte.brain.timecontrol import move_budget
+from monte.protocol.session import COMMANDS, DEFAULT_TIMEOUT_TURN_MS, MAX_LINE_CHARS, Session, about_line
+from monte.protocol.stdio import MAX_LINE_BYTES, Command, LineSplitter, LineWriter, StdinReader
 
 WAIT_S = 10.0  # generous bound for a thread to react on a busy machine; never a speed assertion
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from tournaments import records
-from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
+from monte.tournaments import records
+from monte.tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
 
 
 def known_game(**changes) -> GameRecord:

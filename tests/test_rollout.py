@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from brain.board import BLACK, WHITE, Board
-from brain.limits import new_limits
-from brain.mcts import new_tree, rollout, search
-from brain.position import new_state
-from brain.settings import Params
-from brain.threats import new_workspace
-from brain.vct import new_vct_space
+from monte.brain.board import BLACK, WHITE, Board
+from monte.brain.limits import new_limits
+from monte.brain.mcts import new_tree, rollout, search
+from monte.brain.position import new_state
+from monte.brain.settings import Params
+from monte.brain.threats import new_workspace
+from monte.brain.vct import new_vct_space
 
 ROLLOUT = Params(rollout_plies=30)
 

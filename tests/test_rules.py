@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from brain import kernels, rules
-from brain.board import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
+from monte.brain import kernels, rules
+from monte.brain.board import BLACK, EMPTY, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
 
 FREESTYLE, EXACT, CONTINUOUS, RENJU, CARO = 0, 1, 2, 4, 8
 CARO_EXACT = CARO | EXACT
@@ -529,7 +529,7 @@ def test_whole_board_case_with_the_rules_interpreted(case: Diagram) -> None:
     """The same source run as plain Python (``brain.kernels``, what a brain uses while it compiles) gives the same
     verdict."""
     board, (x, y) = from_diagram(case.diagram, case.rule)
-    verdict = kernels.interpreted("brain.rules").judge_move(board.cells, board.stride, board.index(x, y), case.color,
+    verdict = kernels.interpreted("monte.brain.rules").judge_move(board.cells, board.stride, board.index(x, y), case.color,
                                                             case.rule)
     assert VERDICT_NAMES[verdict] == VERDICT_NAMES[case.verdict]
 

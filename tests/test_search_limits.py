@@ -9,17 +9,17 @@ import threading
 import numpy as np
 import pytest
 
-from brain.bench import board_of
-from brain.board import BLACK
-from brain.engine import MctsPlayer
-from brain.limits import L_NODES, L_STOP, new_limits
-from brain.mcts import new_tree, search
-from brain.settings import Params
-from brain.player import ThinkLimits
-from brain.position import new_state
-from brain.stopflag import StopFlag
-from brain.threats import find_vcf, new_workspace
-from brain.vct import find_vct, new_vct_space
+from monte.brain.bench import board_of
+from monte.brain.board import BLACK
+from monte.brain.engine import MctsPlayer
+from monte.brain.limits import L_NODES, L_STOP, new_limits
+from monte.brain.mcts import new_tree, search
+from monte.brain.settings import Params
+from monte.brain.player import ThinkLimits
+from monte.brain.position import new_state
+from monte.brain.stopflag import StopFlag
+from monte.brain.threats import find_vcf, new_workspace
+from monte.brain.vct import find_vct, new_vct_space
 
 from test_tactics import LONG_VCF, position
 from test_vct import threat_win_board

@@ -11,9 +11,9 @@ from pygomo.client.engine import EngineClient
 from pygomo.protocol.gomocup import GomocupProtocol
 from pygomo.protocol.models import BoardPosition, Move
 
-from brain.player import SearchInfo
-from protocol.report import EVAL_SCALE, search_messages
-from tournaments import clockcheck
+from monte.brain.player import SearchInfo
+from monte.protocol.report import EVAL_SCALE, search_messages
+from monte.lab import clockcheck
 
 PYGOMO = GomocupProtocol()
 

@@ -14,15 +14,15 @@ import random
 import numpy as np
 import pytest
 
-from brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
-from brain.patterns import (
+from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
+from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
     P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE,
     WINDOW_HALF,
     cell_tables, offset_weight, pattern_tables,
 )
-from brain.position import I_LAST, I_STONES, State, make, new_state, unmake
-from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from monte.brain.position import I_LAST, I_STONES, State, make, new_state, unmake
+from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
 RULES = {RULE_FREESTYLE: "freestyle", RULE_EXACT_FIVE: "exactly-five", RULE_RENJU: "renju", RULE_CARO: "caro"}
 WALK_STEPS = 150

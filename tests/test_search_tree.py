@@ -8,14 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from brain.bench import board_of
-from brain.board import Board
-from brain.limits import new_limits
-from brain.mcts import new_tree, search
-from brain.position import new_state
-from brain.settings import Params
-from brain.threats import new_workspace
-from brain.vct import new_vct_space
+from monte.brain.bench import board_of
+from monte.brain.board import Board
+from monte.brain.limits import new_limits
+from monte.brain.mcts import new_tree, search
+from monte.brain.position import new_state
+from monte.brain.settings import Params
+from monte.brain.threats import new_workspace
+from monte.brain.vct import new_vct_space
 
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
 

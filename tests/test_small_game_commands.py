@@ -8,7 +8,7 @@ import subprocess
 
 import pexpect
 
-from tournaments.cli import main
+from monte.cli import main
 
 ENDINGS = ["your move: ", "you win", "engine wins", "draw"]
 

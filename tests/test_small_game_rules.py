@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.board import BLACK, MOVE_OK, MOVE_WINS, WHITE, Board, IllegalMove
+from monte.brain.board import BLACK, MOVE_OK, MOVE_WINS, WHITE, Board, IllegalMove
 
 DIRECTIONS = {"horizontal": (1, 0), "vertical": (0, 1), "diagonal": (1, 1), "anti-diagonal": (1, -1)}
 

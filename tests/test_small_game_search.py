@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from brain.board import MOVE_WINS, Board
-from brain.connect4 import Connect4Solver
-from brain.minimax import DRAW, LOSS, WIN, Minimax
-from brain.uct import UctSettings, run_uct, seed_random
-from games import experiments
-from games.spec import CONNECT4, TICTACTOE
+from monte.brain.board import MOVE_WINS, Board
+from monte.brain.connect4 import Connect4Solver
+from monte.brain.minimax import DRAW, LOSS, WIN, Minimax
+from monte.brain.uct import UctSettings, run_uct, seed_random
+from monte.small_games import experiments
+from monte.small_games.spec import CONNECT4, TICTACTOE
 
 
 @pytest.fixture(scope="module")

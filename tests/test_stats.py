@@ -14,7 +14,7 @@ import math
 
 import pytest
 
-from tournaments.stats import (
+from monte.tournaments.stats import (
     SPRT,
     EloEstimate,
     elo_from_pentanomial,

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
-from brain.engine import MctsPlayer
-from brain.limits import SearchLimits, new_limits
-from brain.mcts import M_ROOT
-from brain.player import ThinkLimits
-from brain.position import new_state
-from brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
-from brain.threats import Workspace, find_vcf, new_workspace
+from monte.brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
+from monte.brain.engine import MctsPlayer
+from monte.brain.limits import SearchLimits, new_limits
+from monte.brain.mcts import M_ROOT
+from monte.brain.player import ThinkLimits
+from monte.brain.position import new_state
+from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from monte.brain.threats import Workspace, find_vcf, new_workspace
 
 SOFT_S = 1.5
 HARD_S = 3.0

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from brain.evaluation import FEATURES_PER_SIDE
-from tournaments import cli, texel
-from tournaments.records import GameRecord, Termination, append_jsonl
+from monte.brain.evaluation import FEATURES_PER_SIDE
+from monte import cli
+from monte.lab import fit_eval as texel
+from monte.tournaments.records import GameRecord, Termination, append_jsonl
 
 
 def record(moves: list[tuple[int, int]], winner: str | None, termination: Termination = Termination.FIVE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.timecontrol import (
+from monte.brain.timecontrol import (
     CLOCK_STRETCH, FAST_MOVE_SECONDS, MIN_MARGIN_SECONDS, MIN_MOVES_TO_GO, NO_MATCH_LIMIT_MS, MoveBudget,
     match_clock_ms, move_budget, moves_to_go, safety_margin,
 )

@@ -7,10 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from tournament_support import processes_in
-from tournaments.config import build_config, read_toml
-from tournaments.records import Termination
-from tournaments.report import engine_tallies
-from tournaments.runner import run_tournament
+from monte.tournaments.config import build_config, read_toml
+from monte.tournaments.records import Termination
+from monte.tournaments.report import engine_tallies
+from monte.tournaments.runner import run_tournament
 
 DEMO = Path(__file__).resolve().parents[1] / "tournaments" / "configs" / "demo.toml"
 

@@ -13,15 +13,15 @@ import threading
 import pytest
 from distributed import Client
 
-from cluster import connect
-from cluster.local import start_local_cluster
+from monte.cluster import connect
+from monte.cluster.local import start_local_cluster
 from tournament_support import (ENGINES, GATE, FAKE_BRAIN, config, fake, fake_brain_repo, git, monte, outcomes,
                                 processes_in, wait_for, write_config)
-from tournaments.config import build_config, read_toml
-from tournaments.engines import EngineError, EngineSpec
-from tournaments.records import Termination, read_jsonl
-from tournaments.report import engine_tallies
-from tournaments.runner import run_tournament
+from monte.tournaments.config import build_config, read_toml
+from monte.tournaments.engines import EngineError, EngineSpec
+from monte.tournaments.records import Termination, read_jsonl
+from monte.tournaments.report import engine_tallies
+from monte.tournaments.runner import run_tournament
 
 WORKERS = 2
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tournaments import cli
-from tournaments.config import ConfigError, build_config, config_from_args, read_toml
+from monte import cli
+from monte.tournaments.config import ConfigError, build_config, config_from_args, read_toml
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "tournaments" / "configs").glob("*.toml"))
 
@@ -47,7 +47,7 @@ def test_a_flag_overrides_the_file():
 
 
 def test_every_setting_is_also_a_flag(tmp_path):
-    parser = cli.build_parser()
+    parser = cli.build_parser(["tournament"])
     args = parser.parse_args(["tournament", "--engine", "x=pbrain-x", "--engine", "y=pbrain-y --opt 1",
                               "--width", "20", "--height", "15", "--timeout-turn-ms", "250", "--no-memory-loses",
                               "--openings-order", "shuffle", "--sprt", "--sprt-elo1", "10", "--out", str(tmp_path)])
@@ -79,7 +79,7 @@ def test_an_engine_carries_its_own_info_from_toml_and_flags():
     rapfi, b = config_from(text).engines
     assert rapfi.info == (("max_node", "20000"), ("thread_num", "1"))
     assert b.info == (("folder", "/tmp/b"),)
-    parser = cli.build_parser()
+    parser = cli.build_parser(["tournament"])
     args = parser.parse_args(["tournament", "--engine", "x=pbrain-x", "--engine", "y=pbrain-y",
                               "--info", "y:max_node=500", "--info", "y:thread_num=2", "--info", "y:max_node=700"])
     x, y = config_from_args(args).engines
@@ -91,7 +91,8 @@ def test_an_engine_flag_named_like_a_file_engine_replaces_it_keeping_its_info(tm
     path.write_text('[tournament]\nformat = "gauntlet"\n[[engine]]\nname = "me"\ncommand = "pbrain-me"\n'
                     '[[engine]]\nname = "rapfi"\ncommand = "pbrain-rapfi"\ninfo = { thread_num = 1 }\n'
                     '[[engine]]\nname = "pela"\ncommand = "pbrain-pela"\n')
-    args = cli.build_parser().parse_args(["tournament", str(path), "--engine", "rapfi=/opt/rapfi --x",
+    args = cli.build_parser(["tournament", str(path), "--engine", "rapfi=/opt/rapfi --x",
+                                          "--engine", "wine=/opt/wine"]).parse_args(["tournament", str(path), "--engine", "rapfi=/opt/rapfi --x",
                                           "--engine", "wine=/opt/wine"])
     engines = config_from_args(args).engines
     assert [(e.name, e.command) for e in engines] == [
@@ -103,7 +104,7 @@ def test_only_keeps_the_named_engines_in_the_file_order_and_refuses_an_unknown_o
     path = tmp_path / "g.toml"
     path.write_text('[tournament]\nformat = "gauntlet"\n' + "".join(
         f'[[engine]]\nname = "{n}"\ncommand = "pbrain-{n}"\n' for n in ("me", "a", "b", "c")))
-    args = cli.build_parser().parse_args(["tournament", str(path), "--only", "b, me"])
+    args = cli.build_parser(["tournament", str(path), "--only", "b, me"]).parse_args(["tournament", str(path), "--only", "b, me"])
     assert [e.name for e in config_from_args(args).engines] == ["me", "b"]
     assert cli.main(["tournament", str(path), "--only", "me,zz"]) == cli.EXIT_USAGE
     err = capsys.readouterr().err

@@ -14,11 +14,11 @@ import pexpect
 import pytest
 
 from tournament_support import FAKE_BRAIN, FAKE_BRAIN_PYPROJECT, config, fake, fake_brain_repo, git
-from tournaments.engines import EngineError, EngineSpec, pin, prepare
-from tournaments.records import Termination
-from tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, install_revision, pin_revision,
+from monte.tournaments.engines import EngineError, EngineSpec, pin, prepare
+from monte.tournaments.records import Termination
+from monte.tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, install_revision, pin_revision,
                                   revision_archive)
-from tournaments.runner import RunError, run_tournament
+from monte.tournaments.runner import RunError, run_tournament
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tournament_support import config, fake, processes_in
-from tournaments.records import Termination, read_jsonl
-from tournaments.runner import run_tournament
+from monte.tournaments.records import Termination, read_jsonl
+from monte.tournaments.runner import run_tournament
 
 FAULTS = [
     # (fake mode and arguments, the termination it must cause)

@@ -10,10 +10,10 @@ import time
 import pytest
 
 from tournament_support import ENGINES, GATE, monte, outcomes, processes_in, wait_for, write_config
-from tournaments.config import build_config, read_toml
-from tournaments.records import read_jsonl
-from tournaments.report import engine_tallies
-from tournaments.runner import RunError, run_tournament
+from monte.tournaments.config import build_config, read_toml
+from monte.tournaments.records import read_jsonl
+from monte.tournaments.report import engine_tallies
+from monte.tournaments.runner import RunError, run_tournament
 
 def test_ctrl_c_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     engines_cwd = tmp_path / "engines"

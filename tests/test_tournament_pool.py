@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from tournament_support import FAKE_BRAIN, config, fake
-from tournaments.config import ConfigError, build_config
-from tournaments.pool import LocalPool
-from tournaments.records import read_jsonl
-from tournaments.runner import RunError, run_tournament
+from monte.tournaments.config import ConfigError, build_config
+from monte.tournaments.pool import LocalPool
+from monte.tournaments.records import read_jsonl
+from monte.tournaments.runner import RunError, run_tournament
 
 
 class EchoingPool(LocalPool):
@@ -66,10 +66,10 @@ def test_a_run_without_a_cluster_never_imports_dask(tmp_path):
     brain = f"{sys.executable} {FAKE_BRAIN}"
     script = (
         "import sys\n"
-        "from tournaments.cli import main\n"
+        "from monte.cli import main\n"
         f"status = main(['tournament', '--engine', 'a={brain}', '--engine', 'b={brain}', '--games', '2',\n"
         f"               '--timeout-turn-ms', '2000', '--out', {str(tmp_path / 'out')!r}])\n"
-        "loaded = sorted({name.split('.')[0] for name in sys.modules} & {'dask', 'distributed', 'cluster'})\n"
+        "loaded = sorted(set(sys.modules) & {'dask', 'distributed', 'monte.cluster'})\n"
         "print(status, loaded)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from brain.rules import BLACK, RULE_EXACT_FIVE, RULE_RENJU, WHITE
-from tournaments.records import Termination
-from tournaments.referee import Referee
+from monte.brain.rules import BLACK, RULE_EXACT_FIVE, RULE_RENJU, WHITE
+from monte.tournaments.records import Termination
+from monte.tournaments.referee import Referee
 
 
 def play(referee: Referee, moves):

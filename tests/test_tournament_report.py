@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from tournaments.records import GameRecord, Termination
-from tournaments.report import (Progress, engine_tallies, move_times, pairing_tallies, sprt_status, standings,
+from monte.tournaments.records import GameRecord, Termination
+from monte.tournaments.report import (Progress, engine_tallies, move_times, pairing_tallies, sprt_status, standings,
                                  time_table)
-from tournaments.stats import SPRT
+from monte.tournaments.stats import SPRT
 
 
 def game(game_id: int, pair: int, black: str, white: str, winner: str | None,

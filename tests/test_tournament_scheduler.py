@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from tournaments.openings import Opening
-from tournaments.scheduler import EMPTY_OPENING, pairings, schedule
+from monte.tournaments.openings import Opening
+from monte.tournaments.scheduler import EMPTY_OPENING, pairings, schedule
 
 BOOK = [Opening(((7, 7),), "book:1"), Opening(((7, 7), (8, 8), (6, 8)), "book:2"), Opening(((1, 1),), "book:3")]
 

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from tournament_support import FAKE_BRAIN, config
-from tournaments.engines import EngineSpec
-from tournaments.runner import run_tournament
+from monte.tournaments.engines import EngineSpec
+from monte.tournaments.runner import run_tournament
 
 
 def recorded(name: str, log: Path) -> EngineSpec:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from brain.board import BLACK, WHITE, Board
-from brain.limits import new_limits
-from brain.position import make, new_state, unmake
-from brain.threats import find_vcf, new_workspace
-from brain.patterns import C_OPEN_FOUR
-from brain.vct import V_NODES, V_PLIES, V_RESULT, _kills_open_fours, find_vct, new_vct_space
+from monte.brain.board import BLACK, WHITE, Board
+from monte.brain.limits import new_limits
+from monte.brain.position import make, new_state, unmake
+from monte.brain.threats import find_vcf, new_workspace
+from monte.brain.patterns import C_OPEN_FOUR
+from monte.brain.vct import V_NODES, V_PLIES, V_RESULT, _kills_open_fours, find_vct, new_vct_space
 
 # From a real game (runs of the A/B tournaments): black to move has three stones against three, no VCF, and wins by
 # threats starting with 7,5 -- a column three that forces white, then more threes until a four-three.

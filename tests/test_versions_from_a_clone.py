@@ -17,7 +17,7 @@ import venv
 from pathlib import Path
 
 from tournament_support import FAKE_BRAIN
-from tournaments.revisions import WORKTREE, dependency_folders, pin_revision
+from monte.tournaments.revisions import WORKTREE, dependency_folders, pin_revision
 
 ROOT = Path(__file__).resolve().parents[1]
 EARLIER = "9148c34"
@@ -47,7 +47,7 @@ def test_an_earlier_revision_plays_from_a_normal_install_run_inside_a_clone(tmp_
     archive = run("git", "-C", str(ROOT), "archive", "--format=tar", pin_revision(WORKTREE, ROOT)).stdout
     run("tar", "-x", "-C", str(source), "-f", "-", input=archive)
     run(str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(source))
-    installed = run(str(env / "bin" / "python"), "-c", "import tournaments; print(tournaments.__file__)",
+    installed = run(str(env / "bin" / "python"), "-c", "import monte; print(monte.__file__)",
                     cwd=tmp_path).stdout.decode()
     assert installed.startswith(str(site_packages))  # not the clone: a real install
 

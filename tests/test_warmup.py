@@ -8,17 +8,17 @@ import json
 import subprocess
 import sys
 
-from brain import warmup
-from brain.position import block_cell
+from monte.brain import warmup
+from monte.brain.position import block_cell
 
 TIMEOUT_S = 300  # a fresh process that may have to compile on a cold cache; never a speed bound
 
 GAMES = r'''
 import gc, json
-from brain.engine import MctsPlayer
-from brain.warmup import dispatchers
-from protocol.session import Session
-from protocol.stdio import Command
+from monte.brain.engine import MctsPlayer
+from monte.brain.warmup import dispatchers
+from monte.protocol.session import Session
+from monte.protocol.stdio import Command
 
 
 def compiled():

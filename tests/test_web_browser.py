@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tournaments.records import read_jsonl
+from monte.tournaments.records import read_jsonl
 from web_support import CHROMIUM_ARGS, SCREENSHOTS, Gui, alive, chromium, fake_engine, running_gui, wait_for
 
 STEP_TIMEOUT_MS = 30_000

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from brain.board import Board
-from brain.rules import RULE_CARO, RULE_RENJU
-from tournaments.engines import EngineError
-from tournaments.records import GameRecord, Termination, append_jsonl
-from web.replay import RunFolders, RunNotFound
-from web.roster import load_roster
-from web.views import search_view, winning_line
+from monte.brain.board import Board
+from monte.brain.rules import RULE_CARO, RULE_RENJU
+from monte.tournaments.engines import EngineError
+from monte.tournaments.records import GameRecord, Termination, append_jsonl
+from monte.web.replay import RunFolders, RunNotFound
+from monte.web.roster import load_roster
+from monte.web.views import search_view, winning_line
 
 
 def played(moves: list[tuple[int, int]], rule: int = 0, size: int = 9) -> Board:

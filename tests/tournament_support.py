@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from tournaments.config import TournamentConfig, validate
-from tournaments.engines import EngineSpec
+from monte.tournaments.config import TournamentConfig, validate
+from monte.tournaments.engines import EngineSpec
 
 FAKE_BRAIN = Path(__file__).resolve().parent / "fakes" / "fake_brain.py"
 

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from brain.board import MAX_SIZE, MIN_SIZE
-from protocol.client import GARBAGE_POLICIES
-from tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
-from tournaments.scheduler import pairings
+from monte.brain.board import MAX_SIZE, MIN_SIZE
+from monte.protocol.client import GARBAGE_POLICIES, TOLERANCE_MS
+from monte.tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
+from monte.tournaments.scheduler import pairings
 
 FORMATS = ("round-robin", "gauntlet")
 FIRST_MOVES = ("board", "begin")
@@ -89,7 +89,7 @@ class TournamentConfig:
     timeout_match_ms: int = setting("game", 0, "time per game and side in ms (0: no match clock)", minimum=0)
     max_memory: int = setting("game", 350 * 1024 * 1024, "memory per engine process in bytes (0: no limit)",
                               minimum=0)
-    tolerance_ms: int = setting("game", 1000, "lateness forgiven per move before a time loss", minimum=0)
+    tolerance_ms: int = setting("game", TOLERANCE_MS, "lateness forgiven per move before a time loss", minimum=0)
     start_timeout_ms: int = setting("game", 15000, "how long an engine may take to answer START", minimum=1)
     first_move: str = setting("game", "board", "how an engine gets the position for its first move: board "
                               "(BOARD block, BEGIN on an empty board) or begin (BEGIN/TURN; no openings)",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from tournaments.revisions import (RevisionError, find_repository, install_pinned, install_revision, pin_revision,
+from monte.tournaments.revisions import (RevisionError, find_repository, install_pinned, install_revision, pin_revision,
                                   warm_up)
 
 REVISION_MARK = "@"

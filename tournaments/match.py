@@ -20,13 +20,12 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from brain.board import BLACK, WHITE
-from brain.loading import LOAD_BEFORE_OK
-from protocol.client import BrainClient, BrainFault, Fault, GameSettings, MoveReply
-from tournaments.engines import EngineSpec
-from tournaments.records import GameRecord, Termination
-from tournaments.referee import COLOR_NAMES, Referee, Ruling
-from tournaments.scheduler import GameSpec
+from monte.brain.board import BLACK, WHITE
+from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, Fault, GameSettings, MoveReply
+from monte.tournaments.engines import EngineSpec
+from monte.tournaments.records import GameRecord, Termination
+from monte.tournaments.referee import COLOR_NAMES, Referee, Ruling
+from monte.tournaments.scheduler import GameSpec
 
 NO_MATCH_LIMIT_MS = 2147483647
 """``INFO time_left`` when there is no match clock, as the protocol specifies."""

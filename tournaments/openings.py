@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from brain.board import BLACK, Board, opponent
-from brain.rules import makes_five
+from monte.brain.board import BLACK, Board, opponent
+from monte.brain import kernels
 
 _POS_STONE = re.compile(r"([a-zA-Z])(\d+)")
 _POS_LINE = re.compile(r"(?:[a-zA-Z]\d+)+")
@@ -123,12 +123,13 @@ def arrange_openings(openings: list[Opening], *, shuffle: bool, seed: int) -> li
 
 def _five_points(board: Board, color: int, x: int, y: int) -> int:
     """How many empty cells on the four lines through (x, y) would give `color` a five (a four has one or more)."""
+    rules = kernels.module("monte.brain.rules")  # compiled once loaded, else the same code interpreted
     count = 0
     for dx, dy in _DIRECTIONS:
         for k in range(-4, 5):
             qx, qy = x + k * dx, y + k * dy
-            if board.is_empty(qx, qy) and makes_five(board.cells, board.stride, board.index(qx, qy), color,
-                                                     board.rule):
+            if board.is_empty(qx, qy) and rules.makes_five(board.cells, board.stride, board.index(qx, qy), color,
+                                                           board.rule):
                 count += 1
     return count
 

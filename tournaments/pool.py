@@ -15,10 +15,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
-from tournaments.engines import EngineSpec, prepare
-from tournaments.match import MatchRules, StopSignal, play_game
-from tournaments.records import GameRecord
-from tournaments.scheduler import GameSpec
+from monte.tournaments.engines import EngineSpec, prepare
+from monte.tournaments.match import MatchRules, StopSignal, play_game
+from monte.tournaments.records import GameRecord
+from monte.tournaments.scheduler import GameSpec
 
 Note = Callable[[str], None]
 

@@ -16,6 +16,8 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
+LOG_NAME = "games.jsonl"  # a run's log of game records, one JSON object a line, in the run's folder
+
 
 class Termination(str, enum.Enum):
     """Why a game ended: one value per reason, shown as is in the results table's reasons column."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from brain.board import MOVE_FORBIDDEN, MOVE_WINS, Board
-from brain.rules import RULE_RENJU
-from tournaments.records import Termination
+from monte.brain.board import MOVE_FORBIDDEN, MOVE_WINS, Board
+from monte.brain.codes import RULE_RENJU
+from monte.tournaments.records import Termination
 
 RENJU_FREE_CELLS = 25
 """Renju games are drawn when only this many cells are left, as the Gomocup judge rules (200 stones on 15x15)."""

@@ -14,9 +14,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import IO, Iterable, Sequence
 
-from tournaments.records import GameRecord
-from tournaments.stats import SPRT, EloEstimate, elo_from_pentanomial
-from tournaments.scheduler import pairings
+from monte.tournaments.records import GameRecord
+from monte.tournaments.stats import SPRT, EloEstimate, elo_from_pentanomial
+from monte.tournaments.scheduler import pairings
 
 BLACK_FIRST, WHITE_FIRST = 0, 1
 """Which of a record's moves (even or odd indices) are black's: black's when the opening leaves black to move."""

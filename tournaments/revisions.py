@@ -36,7 +36,7 @@ import venv
 from pathlib import Path
 from typing import Callable
 
-from brain.cachedir import folder_lock
+from monte.brain.cachedir import folder_lock
 
 WORKTREE = "WORKTREE"
 """The revision name for the working tree as it is when the run starts."""

@@ -23,20 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterator
 
-from protocol.client import GameSettings
-from tournaments.config import TournamentConfig, find_openings_file
-from tournaments.engines import EngineSpec, pin
-from tournaments.match import MatchRules, StopSignal
-from tournaments.openings import Opening, arrange_openings, load_openings, random_openings
-from tournaments.pool import GamePool, LocalPool
-from tournaments.records import GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
-from tournaments.referee import Referee
-from tournaments.report import Progress, sprt_status
-from tournaments.revisions import WORKTREE
-from tournaments.scheduler import GameSpec, schedule
-from tournaments.stats import SPRT
+from monte.protocol.client import GameSettings
+from monte.tournaments.config import TournamentConfig, find_openings_file
+from monte.tournaments.engines import EngineSpec, pin
+from monte.tournaments.match import MatchRules, StopSignal
+from monte.tournaments.openings import Opening, arrange_openings, load_openings, random_openings
+from monte.tournaments.pool import GamePool, LocalPool
+from monte.tournaments.records import LOG_NAME, GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
+from monte.tournaments.referee import Referee
+from monte.tournaments.report import Progress, sprt_status
+from monte.tournaments.revisions import WORKTREE
+from monte.tournaments.scheduler import GameSpec, schedule
+from monte.tournaments.stats import SPRT
 
-LOG_NAME = "games.jsonl"
 SETTINGS_NAME = "tournament.json"
 RUNTIME_KNOBS = ("out", "resume", "concurrency", "repo", "cluster")
 """Settings that may differ between a run and its resumption: they do not change which games are played or how."""

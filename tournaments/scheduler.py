@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Sequence
 
-from tournaments.openings import Opening
+from monte.tournaments.openings import Opening
 
 EMPTY_OPENING = Opening(stones=(), source="empty")
 

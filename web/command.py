@@ -32,12 +32,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, not {args.port}")
     try:
-        from web.server import make_app, serve
+        from monte.web.server import make_app, serve
     except ImportError as exc:
         raise ValueError(f"monte gui needs aiohttp ({exc}): pip install 'monte-gomoku[gui]' "
                          f"(from a clone: pip install '.[gui]')") from None
-    from web.replay import RunFolders
-    from web.roster import load_roster
+    from monte.web.replay import RunFolders
+    from monte.web.roster import load_roster
 
     roster = load_roster(args.engine, args.config)
     app = make_app(roster, RunFolders(Path(args.runs)), args.max_games)

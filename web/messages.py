@@ -13,8 +13,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Union
 
-from analysis.notation import RULES
-from brain.board import MAX_SIZE, MIN_SIZE
+from monte.analysis.notation import RULES
+from monte.brain.board import MAX_SIZE, MIN_SIZE
 
 HUMAN = "human"
 MIN_TIME_MS = 50

@@ -14,9 +14,9 @@ import threading
 from dataclasses import replace
 from typing import Callable, Protocol
 
-from play.seats import EngineSeat, Thinking
-from protocol.client import BrainFault, GameSettings
-from tournaments.engines import EngineSpec
+from monte.play.seats import EngineSeat, Thinking
+from monte.protocol.client import BrainFault, GameSettings
+from monte.tournaments.engines import EngineSpec
 
 POLL_S = 0.05
 """How often the event loop looks at a pending call, and the killer at a thread it is waiting for."""

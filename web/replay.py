@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analysis.notation import rule_name
-from tournaments.records import GameRecord, SavedGame, Termination, read_jsonl
-from web.views import saved_game_view
+from monte.analysis.notation import rule_name
+from monte.tournaments.records import LOG_NAME, GameRecord, SavedGame, Termination, read_jsonl
+from monte.web.views import saved_game_view
 
-LOG_NAME = "games.jsonl"
 
 
 class RunNotFound(LookupError):

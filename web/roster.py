@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from tournaments.config import engines_from_toml, read_toml
-from tournaments.engines import EngineError, EngineSpec, prepare
-from web.messages import HUMAN
+from monte.tournaments.config import engines_from_toml, read_toml
+from monte.tournaments.engines import EngineError, EngineSpec, prepare
+from monte.web.messages import HUMAN
 
 MONTE = EngineSpec("monte", ("pbrain-monte",))
 

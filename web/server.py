@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from analysis.notation import RULES, parse_rule
-from analysis.positions import read_game_text
-from tournaments.engines import EngineSpec
-from web.replay import RunFolders, RunNotFound
-from web.table import GameSlots, Table
-from web.views import saved_game_view
+from monte.analysis.notation import RULES, parse_rule
+from monte.analysis.positions import read_game_text
+from monte.tournaments.engines import EngineSpec
+from monte.web.replay import RunFolders, RunNotFound
+from monte.web.table import GameSlots, Table
+from monte.web.views import saved_game_view
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE_BYTES = 64 * 1024

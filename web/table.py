@@ -19,19 +19,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from analysis.notation import rule_name
-from brain.board import BLACK, WHITE
-from brain.rules import RULE_RENJU
-from play.game import Game
-from play.terminal import TOLERANCE_MS
-from protocol.client import BrainFault, GameSettings
-from tournaments.engines import EngineSpec
-from tournaments.match import FAULT_TERMINATIONS
-from tournaments.records import SavedGame, Termination, to_psq, to_sgf
-from tournaments.referee import COLOR_NAMES, Ruling
-from web.messages import HUMAN, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop, Undo, parse_message
-from web.players import POLL_S, EnginePlayers, finished
-from web.views import ending, search_view, winning_line
+from monte.analysis.notation import rule_name
+from monte.brain.board import BLACK, WHITE
+from monte.brain.codes import RULE_RENJU
+from monte.play.game import Game
+from monte.protocol.client import TOLERANCE_MS, BrainFault, GameSettings
+from monte.tournaments.engines import EngineSpec
+from monte.tournaments.match import FAULT_TERMINATIONS
+from monte.tournaments.records import SavedGame, Termination, to_psq, to_sgf
+from monte.tournaments.referee import COLOR_NAMES, Ruling
+from monte.web.messages import HUMAN, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop, Undo, parse_message
+from monte.web.players import POLL_S, EnginePlayers, finished
+from monte.web.views import ending, search_view, winning_line
 
 THINKING_REPORT_S = 0.25
 """How often the page hears how long the engine has been thinking, and its latest search info."""

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.notation import rule_name
-from analysis.positions import board_at
-from brain.board import Board
-from brain.rules import five_in_direction, line_step, run_bounds
-from play.search_info import parse_search_info
-from tournaments.records import SavedGame, Termination
-from tournaments.referee import COLOR_NAMES, Ruling
+from monte.analysis.notation import rule_name
+from monte.analysis.positions import board_at
+from monte.brain.board import Board
+from monte.brain import kernels
+from monte.protocol.search_info import parse_search_info
+from monte.tournaments.records import SavedGame, Termination
+from monte.tournaments.referee import COLOR_NAMES, Ruling
 
 
 def winning_line(board: Board) -> list[list[int]]:
@@ -21,10 +21,11 @@ def winning_line(board: Board) -> list[list[int]]:
         return []
     last = board.history[-1]
     idx = board.index(last.x, last.y)
+    rules = kernels.module("monte.brain.rules")  # the compiled rules once loaded, else the same code interpreted
     for direction in range(4):
-        step = line_step(board.stride, direction)
-        if five_in_direction(board.cells, idx, step, last.color, board.rule):
-            back, forward = run_bounds(board.cells, idx, step, last.color)
+        step = rules.line_step(board.stride, direction)
+        if rules.five_in_direction(board.cells, idx, step, last.color, board.rule):
+            back, forward = rules.run_bounds(board.cells, idx, step, last.color)
             return [list(board.coords(idx + k * step)) for k in range(-back, forward + 1)]
     return []
 

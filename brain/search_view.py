@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from brain.board import Board
-from brain.engine import MctsPlayer
-from brain.player import SearchInfo
-from brain.mcts import M_ROOT, Tree
-from brain.player import ThinkLimits
+from monte.brain.board import Board
+from monte.brain.engine import MctsPlayer
+from monte.brain.player import SearchInfo
+from monte.brain.mcts import M_ROOT, Tree
+from monte.brain.player import ThinkLimits
 
 PROOF_WIN = "win"
 PROOF_LOSS = "loss"

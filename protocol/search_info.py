@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from analysis.notation import point_name
+from monte.analysis.notation import point_name
 
 _XY = re.compile(r"(\d+),(\d+)")
 _MOVE = re.compile(r"\d+,\d+|[A-Za-z]\d{1,2}")

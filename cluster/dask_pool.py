@@ -18,15 +18,15 @@ from typing import Iterator, Sequence
 
 from distributed import CancelledError, Client, Future, KilledWorker, Variable
 
-from cluster import worker
-from cluster.local import start_local_cluster
-from tournaments.engines import EngineError, EngineSpec
-from tournaments.match import MatchRules, StopSignal
-from tournaments.pool import FinishedFutures, Note
-from tournaments.records import GameRecord
-from tournaments.revisions import RevisionError, find_repository, revision_archive
-from tournaments.runner import RunError
-from tournaments.scheduler import GameSpec
+from monte.cluster import worker
+from monte.cluster.local import start_local_cluster
+from monte.tournaments.engines import EngineError, EngineSpec
+from monte.tournaments.match import MatchRules, StopSignal
+from monte.tournaments.pool import FinishedFutures, Note
+from monte.tournaments.records import GameRecord
+from monte.tournaments.revisions import RevisionError, find_repository, revision_archive
+from monte.tournaments.runner import RunError
+from monte.tournaments.scheduler import GameSpec
 
 LOCAL_PREFIX = "local:"
 CONNECT_TIMEOUT_S = 20

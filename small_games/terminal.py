@@ -10,10 +10,10 @@ import argparse
 import sys
 from typing import TextIO
 
-from brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
-from brain.uct import UctSettings
-from games.players import PerfectBot, SmallGamePlayer, UctBot
-from games.spec import GAMES, Game
+from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
+from monte.brain.uct import UctSettings
+from monte.small_games.players import PerfectBot, SmallGamePlayer, UctBot
+from monte.small_games.spec import GAMES, Game
 
 HELP = "play tic-tac-toe or Connect Four against the engine in the terminal"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
-from brain.board import Board, IllegalMove
-from brain.connect4 import Connect4Solver
-from brain.minimax import Minimax
+from monte.brain.board import Board, IllegalMove
+from monte.brain.connect4 import Connect4Solver
+from monte.brain.minimax import Minimax
 
 
 class Reference(Protocol):

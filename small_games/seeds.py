@@ -18,11 +18,11 @@ from datetime import date
 from pathlib import Path
 from typing import Callable
 
-from brain.uct import UCB_C, UctSettings
-from games import experiments
-from games.experiments import Entrant, Tally
-from games.spec import CONNECT4, TICTACTOE, Game
-from tournaments.stats import elo_from_wdl
+from monte.brain.uct import UCB_C, UctSettings
+from monte.small_games import experiments
+from monte.small_games.experiments import Entrant, Tally
+from monte.small_games.spec import CONNECT4, TICTACTOE, Game
+from monte.tournaments.stats import elo_from_wdl
 
 HELP = "re-run the seed articles' tic-tac-toe and Connect Four experiments and write their report"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brain.board import BLACK, EMPTY, MOVE_WINS, WHITE
-from games.players import SmallGamePlayer
-from games.spec import Game
+from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE
+from monte.small_games.players import SmallGamePlayer
+from monte.small_games.spec import Game
 
 
 @dataclass(frozen=True)

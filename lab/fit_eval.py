@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.board import Board
-from brain.evaluation import FEATURES_PER_SIDE, WEIGHTS, features
-from brain.mcts import Params, evaluate
-from brain.patterns import C_FIVE
-from brain.position import make, new_state
-from tournaments.records import GameRecord, Termination
+from monte.brain.board import Board
+from monte.brain.evaluation import FEATURES_PER_SIDE, WEIGHTS, features
+from monte.brain.mcts import Params, evaluate
+from monte.brain.patterns import C_FIVE
+from monte.brain.position import make, new_state
+from monte.tournaments.records import GameRecord, Termination
 
 ON_THE_BOARD = (Termination.FIVE, Termination.DRAW_FULL)
 """The endings that say who stood better on the board."""

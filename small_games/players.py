@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from brain.board import Board
-from brain.uct import UctSettings, run_uct, seed_random
-from games.spec import Reference
+from monte.brain.board import Board
+from monte.brain.uct import UctSettings, run_uct, seed_random
+from monte.small_games.spec import Reference
 
 
 class SmallGamePlayer(Protocol):

@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from brain.baselines import GreedyPlayer
-from brain.bench import POSITIONS
-from brain.board import MOVE_WINS, Board
-from brain.player import ThinkLimits
-from protocol.client import line_kind
+from monte.brain.baselines import GreedyPlayer
+from monte.brain.bench import POSITIONS
+from monte.brain.board import MOVE_WINS, Board
+from monte.brain.player import ThinkLimits
+from monte.protocol.client import line_kind
 
 REPLY_S = 30.0
 """How long to wait for any answer before calling the brain hung (not a limit the brain is held to)."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from brain.board import BLACK, EMPTY, Board
-from brain.uct import UctSettings, run_uct, seed_random
-from games.match import play_game
-from games.players import PerfectBot, UctBot
-from games.spec import Game, Reference
+from monte.brain.board import BLACK, EMPTY, Board
+from monte.brain.uct import UctSettings, run_uct, seed_random
+from monte.small_games.match import play_game
+from monte.small_games.players import PerfectBot, UctBot
+from monte.small_games.spec import Game, Reference
 
 
 @dataclass

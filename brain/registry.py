@@ -10,33 +10,33 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from brain.player import Player
-from brain.settings import configure
+from monte.brain.player import Player
+from monte.brain.settings import configure
 
 DEFAULT_ENGINE = "mcts"
 """The engine ``pbrain-monte`` plays when no ``--engine`` is given."""
 
 
 def _mcts(seed: int | None, settings: dict[str, str]) -> Player:
-    from brain.engine import MctsPlayer
+    from monte.brain.engine import MctsPlayer
 
     return MctsPlayer(*configure(settings))  # the search is deterministic: no seed
 
 
 def _greedy(seed: int | None, settings: dict[str, str]) -> Player:
-    from brain.baselines import GreedyPlayer
+    from monte.brain.baselines import GreedyPlayer
 
     return GreedyPlayer()
 
 
 def _random(seed: int | None, settings: dict[str, str]) -> Player:
-    from brain.baselines import RandomPlayer
+    from monte.brain.baselines import RandomPlayer
 
     return RandomPlayer(seed)
 
 
 def _uct(seed: int | None, settings: dict[str, str]) -> Player:
-    from brain.uct import UctPlayer
+    from monte.brain.uct import UctPlayer
 
     return UctPlayer(seed=seed)
 
