@@ -23,14 +23,15 @@ import numpy as np
 
 from monte.brain.board import MOVE_WINS, Board
 from monte.brain.limits import SearchLimits
-from monte.brain.memory import tree_capacity
-from monte.brain.mcts import (
-    M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, best_child, expand_root, find_child, new_tree, reset_tree, search,
-)
+from monte.brain.memory import tree_bytes
+from monte.brain.mcts import best_child, expand_root, find_child, search
 from monte.brain.player import MoveChoice, SearchInfo, ThinkLimits
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
+from monte.brain.tree import (
+    M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, child_priors, children, fill, new_tree, reclaim, reset_tree,
+)
 from monte.brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 from monte.brain.warmup import warm_up
 
@@ -46,7 +47,6 @@ FILTER_SPLIT = 6              # a root move's check against the opponent's VCT m
 ZONE_NODES = 20_000           # the most proof nodes read back to find the cells of the opponent's threat win
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
-REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
 MAX_PV_PLIES = 30             # the longest principal variation reported
 
 
@@ -114,7 +114,7 @@ class MctsPlayer:
         if count == 0:  # lost at once or the board is full: any legal move will do
             return self._fallback(board, started, "no saving move")
         if count == 1:
-            move = int(tree.move[tree.first[root]])
+            move = int(tree.move[children(tree, root)[0]])
             wins = board.is_empty(*board.coords(move)) and board.judge(*board.coords(move)) == MOVE_WINS
             return self._report(board, st, tree, started, 0, move, "forced", mate=1 if wins else 0)
 
@@ -166,27 +166,30 @@ class MctsPlayer:
         if self.tree is None or max_memory != self._memory:
             self._memory = max_memory
             self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
-            self.tree = new_tree(tree_capacity(max_memory, NODE_BYTES))
+            self.tree = new_tree(tree_bytes(max_memory))
             self._tree_history = []
             self._tree_board = None
         return self.tree
 
     def _tree_for(self, board: Board, max_memory: int) -> Tree:
-        """The tree, its root moved to this position when the game went through the old tree, else cleared."""
+        """The tree, its root moved to this position when the game went through the old tree (and what the new root
+        does not reach reclaimed), else cleared."""
         tree = self._tree_sized(max_memory)
         history = [board.index(m.x, m.y) for m in board.history]
         shape = (board.width, board.height, board.rule)
         old = self._tree_history
         reused = False
-        if (self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old
-                and tree.meta[M_NEXT] < REUSE_LIMIT * tree.move.shape[0]):
+        if self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old:
             node = int(tree.meta[M_ROOT])
             for move in history[len(old):]:
                 node = int(find_child(tree, node, move)) if node >= 0 else -1
                 if node < 0:
                     break
             if node >= 0:
+                moved = node != tree.meta[M_ROOT]
                 tree.meta[M_ROOT] = node
+                if moved:
+                    reclaim(tree, RECLAIM_TARGET)
                 reused = True
         if not reused:
             reset_tree(tree)
@@ -207,8 +210,8 @@ class MctsPlayer:
         deeper threat are the ones to choose among (the opponent still has to find the win)."""
         ws = self._workspace_for(st)
         root = int(tree.meta[M_ROOT])
-        first = int(tree.first[root])
-        children = list(range(first, first + int(tree.count[root])))
+        kids = [int(c) for c in children(tree, root)]
+        prior = dict(zip(kids, child_priors(tree, root).tolist()))
         loss_plies: dict[int, int] = {}
 
         def refuted_by_vcf(c: int) -> int:
@@ -216,14 +219,14 @@ class MctsPlayer:
                                       limits.array)
             return self._pv_plies(ws.pv) if lost else 0
 
-        by_promise = sorted(children, key=lambda c: (int(tree.move[c]) not in zone, -tree.prior[c]))
+        by_promise = sorted(kids, key=lambda c: (int(tree.move[c]) not in zone, -prior[c]))
 
         def refuted_by_vct(c: int) -> int:
             left = by_promise.index(c)
             share = (budget_end - limits.now()) / max(1, min(len(by_promise) - left, FILTER_SPLIT))
             return self._opponent_vct_after(st, int(tree.move[c]), color, self._vct_nodes(share, limits), limits)
 
-        passes = [(refuted_by_vcf, children)]
+        passes = [(refuted_by_vcf, kids)]
         if threatened:
             passes.append((refuted_by_vct, by_promise))
         for refuted, order in passes:
@@ -237,7 +240,7 @@ class MctsPlayer:
                         tree.proven[c] = 1
                         marked.append(c)
                         loss_plies[c] = plies
-            if all(tree.proven[c] == 1 for c in children):
+            if all(tree.proven[c] == 1 for c in kids):
                 for c in marked:
                     tree.proven[c] = 0
                 return loss_plies
@@ -315,8 +318,7 @@ class MctsPlayer:
         it, each check with a share of the time before the hard deadline; its length goes to `loss_plies`. A move
         whose refutation is not found is a defence the opponent has yet to see through: the search stops there."""
         root = int(tree.meta[M_ROOT])
-        first = int(tree.first[root])
-        pending = sorted((c for c in range(first, first + int(tree.count[root])) if c not in loss_plies),
+        pending = sorted((int(c) for c in children(tree, root) if c not in loss_plies),
                          key=lambda c: -int(tree.visits[c]))
         for i, c in enumerate(pending):
             if limits.stopped():
@@ -334,9 +336,8 @@ class MctsPlayer:
     def _longest_defence(tree: Tree, root: int, loss_plies: dict[int, int]) -> int:
         """When every move loses: the one after which the opponent's known win is longest (a move whose refutation
         was never found counts as longest), the most visited among equals."""
-        first = int(tree.first[root])
-        children = range(first, first + int(tree.count[root]))
-        return max(children, key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
+        return max((int(c) for c in children(tree, root)),
+                   key=lambda c: (loss_plies.get(c, UNKNOWN_LOSS_PLIES), int(tree.visits[c])))
 
     def _run(self, st: State, tree: Tree, color: int, limits: SearchLimits, threatened: bool,
              progress: Callable[[int], None]) -> int:
@@ -376,12 +377,11 @@ class MctsPlayer:
     @staticmethod
     def _ranked(tree: Tree, root: int) -> tuple[int, int]:
         """The most-visited and second most-visited root children (-1 where missing)."""
-        first = int(tree.first[root])
-        n = int(tree.count[root])
-        if n == 0:
+        kids = children(tree, root)
+        if kids.shape[0] == 0:
             return -1, -1
-        order = np.argsort(tree.visits[first:first + n])[::-1]
-        return first + int(order[0]), (first + int(order[1]) if n > 1 else -1)
+        order = np.argsort(tree.visits[kids])[::-1]
+        return int(kids[order[0]]), (int(kids[order[1]]) if kids.shape[0] > 1 else -1)
 
     def _clear(self, tree: Tree, root: int) -> bool:
         """Whether the search has a clear favourite: far more visits than the runner-up and no worse a value."""
@@ -424,7 +424,8 @@ class MctsPlayer:
         if mate != 0:
             winrate = 1.0 if mate > 0 else 0.0
         return SearchInfo(depth=len(pv), seldepth=max(len(pv), int(tree.meta[M_MAXDEPTH])), winrate=winrate,
-                          nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note)
+                          nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note,
+                          tree=fill(tree))
 
     def _tell_progress(self, board: Board, tree: Tree, started: float, iterations: int, limits: SearchLimits) -> None:
         """Tell whoever asked (``ThinkLimits.progress``) what the search has found so far: its favourite move."""
@@ -449,7 +450,7 @@ class MctsPlayer:
         """The most-visited line below `root`, at most `length` moves."""
         line = []
         node = root
-        while len(line) < length and tree.first[node] >= 0:
+        while len(line) < length and tree.block[node] >= 0:
             node = int(best_child(tree, node))
             if node < 0 or tree.visits[node] == 0:
                 break
