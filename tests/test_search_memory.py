@@ -181,6 +181,35 @@ def test_every_expansion_lists_its_moves_in_descending_prior():
         assert np.all(np.diff(priors) <= 0)
 
 
+def small_tree_player(budget: int) -> MctsPlayer:
+    """A player whose tree has `budget` bytes (under no memory limit, which keeps it)."""
+    player = MctsPlayer()
+    player.prepare(Board(15), 0)
+    player.tree = new_tree(budget)
+    return player
+
+
+def test_a_player_thinking_past_a_full_tree_reclaims_it_and_plays():
+    player = small_tree_player(MiB)
+    board = board_of("15x15 middle game")
+    choice = player.choose(board, ThinkLimits.seconds(3.0))
+    assert board.is_empty(choice.x, choice.y) and choice.search is not None
+    assert player.tree.meta[M_RECLAIMS] > 0 and choice.search.tree < 1
+
+
+def test_under_a_node_budget_a_search_that_reclaims_plays_the_same_move_with_the_same_search():
+    board = board_of("15x15 middle game")
+    results = []
+    for _ in range(2):
+        player = small_tree_player(MiB)
+        limits = ThinkLimits.seconds(300.0)
+        limits.max_nodes = 60_000
+        choice = player.choose(board, limits)
+        assert player.tree.meta[M_RECLAIMS] > 0
+        results.append((choice.x, choice.y, choice.search.nodes, choice.search.winrate, player.last_nodes))
+    assert results[0] == results[1]
+
+
 def test_the_search_stops_before_the_visit_count_overflows():
     grower = Grower("15x15 middle game", MiB)
     grower.run(100)
