@@ -189,6 +189,24 @@ def small_tree_player(budget: int) -> MctsPlayer:
     return player
 
 
+def test_the_next_move_reuses_the_played_subtree_and_reclaims_the_rest():
+    board = board_of("15x15 middle game")
+    player = MctsPlayer()
+    player.prepare(board, 0)
+    limits = ThinkLimits.seconds(300.0)
+    limits.max_nodes = 30_000
+    first = player.choose(board, limits)
+    tree = player.tree
+    ours = next(c for c in children(tree, 0) if board.coords(int(tree.move[c])) == (first.x, first.y))
+    reply = int(max(children(tree, ours), key=lambda c: tree.visits[c]))
+    kept = subtree(tree, reply)
+    board.play(first.x, first.y)
+    board.play(*board.coords(int(tree.move[reply])))
+    second = player.choose(board, limits)
+    assert int(tree.meta[M_ROOT]) == reply and tree.meta[M_RECLAIMS] == 1
+    assert tree.visits[reply] == kept[reply][0] + second.search.nodes  # the old visits and the new ones
+
+
 def test_a_player_thinking_past_a_full_tree_reclaims_it_and_plays():
     player = small_tree_player(MiB)
     board = board_of("15x15 middle game")
