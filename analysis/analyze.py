@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from monte.analysis.notation import line_names, point_name, rule_name
+from monte.protocol.notation import line_names, point_name, rule_name
 from monte.analysis.positions import add_position_arguments, board_at, loaded
 from monte.analysis.tree_dot import render_dot, tree_dot
 from monte.brain.search_view import Analysis, MoveStats, analyze

@@ -7,7 +7,7 @@ Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 p
 
 Points in a line come as the protocol's ``x,y`` or in the realtime format's notation, a letter for the column and
 ``y + 1`` for the row counted from the top (Rapfi writes the protocol's 8,7 as ``I8``; so does Monte). The reader
-turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``analysis.notation``), so
+turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``protocol.notation``), so
 the letters cannot be shown as they were written.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from monte.analysis.notation import point_name
+from monte.protocol.notation import point_name
 
 _XY = re.compile(r"(\d+),(\d+)")
 _MOVE = re.compile(r"\d+,\d+|[A-Za-z]\d{1,2}")
@@ -27,8 +27,9 @@ _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate",
 
 
 @dataclass
-class SearchInfo:
-    """The fields a search line gave (None where it did not say)."""
+class ReportedSearch:
+    """What any engine's search line said, as text read back (None where it did not say); Monte's own search
+    describes itself with ``brain.player.SearchInfo``, whose numbers ``protocol.report`` writes into such lines."""
 
     depth: str | None = None
     seldepth: str | None = None
@@ -61,12 +62,12 @@ class SearchInfo:
         return "  ".join(parts)
 
 
-def parse_search_info(line: str) -> SearchInfo | None:
+def parse_search_info(line: str) -> ReportedSearch | None:
     """The search info of a MESSAGE line (the ``MESSAGE`` word optional), or None if it holds none."""
     words = [word.rstrip(",;") for word in line.split()]  # Monte's summary: "winrate 80.7%, depth 11-18, ..."
     if words and words[0].upper() == "MESSAGE":
         words = words[1:]
-    info = SearchInfo()
+    info = ReportedSearch()
     found = False
     i = 0
     while i < len(words):

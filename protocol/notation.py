@@ -3,6 +3,10 @@
 Columns are letters from A at the left (A..Z, then AA, AB... on boards wider than 26); rows are numbers from 1 at the
 bottom. On 15x15 the centre is H8. The protocol's ``x,y`` (0-based, x the column from the left, y the row from the
 top) is accepted too, so ``H8`` and ``7,7`` are the same point on 15x15: x = the column's index, y = height - row.
+Rules are named as people name them and numbered as the protocol's ``INFO rule`` numbers them.
+
+It lives with the protocol, below every tool that shows or reads a board (the search-info reader here, ``monte
+play``, ``monte analyze``, ``monte render``, the web board): each reaches it downward.
 """
 
 from __future__ import annotations
