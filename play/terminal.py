@@ -15,7 +15,7 @@ import sys
 import time
 from typing import IO, TextIO
 
-from monte.analysis.notation import (line_names, parse_point, parse_rule, parse_size, point_name, rule_name,
+from monte.protocol.notation import (line_names, parse_point, parse_rule, parse_size, point_name, rule_name,
                                      search_summary)
 from monte.analysis.positions import load_game
 from monte.brain.board import BLACK, WHITE

@@ -7,7 +7,7 @@ Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 p
 
 Points in a line come as the protocol's ``x,y`` or in the realtime format's notation, a letter for the column and
 ``y + 1`` for the row counted from the top (Rapfi writes the protocol's 8,7 as ``I8``; so does Monte). The reader
-turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``monte.analysis.notation``), so
+turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``monte.protocol.notation``), so
 the letters cannot be shown as they were written.
 """
 
@@ -25,8 +25,9 @@ _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate",
 
 
 @dataclass
-class SearchInfo:
-    """The fields a search line gave (None where it did not say)."""
+class ReportedSearch:
+    """What any engine's search line said, as text read back (None where it did not say); Monte's own search
+    describes itself with ``brain.player.SearchInfo``, whose numbers ``protocol.report`` writes into such lines."""
 
     depth: str | None = None
     seldepth: str | None = None
@@ -38,16 +39,16 @@ class SearchInfo:
     speed: str | None = None
     time: str | None = None
     pv: list[str] = field(default_factory=list)
-    """The protocol's ``x,y`` points (realtime-format points converted); ``analysis.notation.search_summary``
+    """The protocol's ``x,y`` points (realtime-format points converted); ``notation.search_summary``
     names them as the board does."""
 
 
-def parse_search_info(line: str) -> SearchInfo | None:
+def parse_search_info(line: str) -> ReportedSearch | None:
     """The search info of a MESSAGE line (the ``MESSAGE`` word optional), or None if it holds none."""
     words = [word.rstrip(",;") for word in line.split()]  # Monte's summary: "winrate 80.7%, depth 11-18, ..."
     if words and words[0].upper() == "MESSAGE":
         words = words[1:]
-    info = SearchInfo()
+    info = ReportedSearch()
     found = False
     i = 0
     while i < len(words):

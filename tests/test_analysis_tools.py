@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from monte.analysis.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
+from monte.protocol.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
                                      search_summary)
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg, to_png

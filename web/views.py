@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monte.analysis.notation import rule_name, search_summary
+from monte.protocol.notation import rule_name, search_summary
 from monte.analysis.positions import board_at
 from monte.brain.board import Board
 from monte.brain import kernels
