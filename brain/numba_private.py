@@ -36,7 +36,7 @@ def can_compile(dispatcher: Dispatcher) -> bool:
 
 @intrinsic
 def shared_read(typingctx: Any, array: types.Array, index: types.Integer) -> Any:
-    """``array[index]`` of a C-contiguous integer array (no bounds check, `index` >= 0), read as an atomic load with
+    """``array[index]`` of an integer array (no bounds check, `index` >= 0), read as an atomic load with
     "monotonic" (relaxed) ordering.
 
     A plain read of a slot that nothing in a loop writes may be hoisted out of the loop by LLVM, which assumes no other
