@@ -165,6 +165,7 @@ def new_block(tree: Tree, owner: int, count: int) -> int:
         return -1
     m[M_EDGE_NEXT] = h + count + 1
     tree.e_move[h] = count
+    tree.e_prior[h] = 0.0  # unused: written so that a block is all defined
     tree.e_child[h] = owner
     return h
 
