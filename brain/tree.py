@@ -14,13 +14,14 @@ the search first writes them, so a tree never holds more than its budget and a s
 Reclaiming (``reclaim``, when the search finds too little room for an iteration, and when the root moves down the
 tree between moves). Everything that the root does not reach goes: the subtrees off the moves played since the tree
 was built. If the rest still fills more than ``target`` of either arena, every node with fewer visits than a
-threshold -- the smallest power of two that brings both under the target -- loses its children: it stays a leaf with its
-visits, value and proof, and is expanded again if the search comes back to it. Nodes never move (freed ones go to a
-free list), so the root's children keep their ids across a reclaim; edge blocks slide down over the freed ones, each
-header naming the owner whose ``block`` follows it.
+threshold -- the smallest that brings both under the target, counted exactly to 64 visits, by doublings above --
+loses its children: it stays a leaf with its visits, value and proof, and is expanded again if the search comes
+back to it. Nodes never move (freed ones go to a free list), so the root's children keep their ids across a
+reclaim; edge blocks slide down over the freed ones, each header naming the owner whose ``block`` follows it.
 
-Statistics: visits int32 (the search stops before MAX_VISITS), value sums float64 -- a mean stays exact to 1e-9 after
-a billion visits, where float32 sums stop counting a single visit once they pass a few million.
+Statistics: visits int32 (the search stops before MAX_VISITS), value sums float64 -- a mean stays exact to 1e-7
+after hundreds of millions of visits (tested at 300 million), where float32 sums stop counting a single visit once
+they pass a few million.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ MAX_INDEX = 2**31 - 1               # nodes and edges are named by int32
 MAX_VISITS = 2**31 - 2**20          # the search stops here: visits are int32
 RECLAIM_TARGET = 0.5                # a reclaim leaves the tree at most this full
 STACK = MAX_SIZE * MAX_SIZE + 2     # a path from the root places one stone a ply: no deeper than the board's cells
-BUCKETS = 34                        # visit counts by bit length (0..32), and one for the root, always kept
+EXACT_VISITS = 64                   # a reclaim tallies nodes by visits: one bucket a count below this, one a power of
+BUCKETS = EXACT_VISITS + 26 + 1     # two from it to 2^31, and one for the root, always kept
 ROOT_BUCKET = BUCKETS - 1
 
 # meta[] slots
@@ -71,7 +73,7 @@ class Tree(NamedTuple):
     e_child: np.ndarray     # int32: the child's node, -1 if never visited (header: the owner)
     stack_node: np.ndarray  # int32[STACK]: a reclaim's walk down the tree
     stack_edge: np.ndarray  # int32[STACK]
-    tally: np.ndarray       # int64[2, BUCKETS]: a reclaim's count of nodes and edges by visits
+    tally: np.ndarray       # int64[2, BUCKETS]: a reclaim's count of nodes and edges by visits (``_bucket``)
     meta: np.ndarray        # int64[META_SLOTS]
 
 
@@ -172,15 +174,27 @@ def new_block(tree: Tree, owner: int, count: int) -> int:
 
 @kernel
 def _bucket(tree: Tree, n: int) -> int:
-    """The tally bucket of node `n`'s expansion: the bit length of its visits; the root's is kept whatever."""
+    """The tally bucket of node `n`'s expansion: its visits below EXACT_VISITS, then EXACT_VISITS + how many times
+    they double from there (``_threshold`` inverts it); the root's bucket is kept whatever."""
     if n == tree.meta[M_ROOT]:
         return ROOT_BUCKET
     v = tree.visits[n]
-    b = 0
-    while v > 0:
+    if v < EXACT_VISITS:
+        return v
+    b = EXACT_VISITS
+    v //= EXACT_VISITS
+    while v > 1:
         b += 1
         v >>= 1
     return b
+
+
+@kernel
+def _threshold(bucket: int) -> int:
+    """The fewest visits of the nodes in `bucket` (and so in every bucket above it)."""
+    if bucket < EXACT_VISITS:
+        return bucket
+    return EXACT_VISITS << (bucket - EXACT_VISITS)
 
 
 @kernel
@@ -294,7 +308,7 @@ def reclaim(tree: Tree, target: float) -> int:
         if nodes <= node_room and edges <= edge_room:
             break
         k += 1
-    threshold = 0 if k == 0 else 1 << (k - 1)
+    threshold = _threshold(k)
     _walk(tree, threshold, True)
     _compact_edges(tree)
     _sweep_nodes(tree)

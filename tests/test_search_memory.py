@@ -130,7 +130,7 @@ def test_a_reclaim_under_a_target_collapses_the_least_visited_nodes_and_keeps_th
     before = subtree(tree, 0)
     target = 0.5 * fill(tree)
     threshold = int(reclaim(tree, target))
-    assert threshold > 2 and tree.meta[M_THRESHOLD] == threshold  # below 4 nothing had children to lose
+    assert threshold > 2 and tree.meta[M_THRESHOLD] == threshold  # a node expands at its second visit
     assert fill(tree) <= target
     after = subtree(tree, 0)
     assert set(after) <= set(before)
