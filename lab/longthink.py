@@ -3,9 +3,9 @@ process's memory -- how one checks that a long move keeps learning inside ``max_
 
     python -m monte.lab.longthink [--seconds 30] [--max-memory 367001600] [--opening 0] [--engine pbrain-monte]
 
-The brain gets ``START 15``, the memory limit, ``timeout_turn`` of the given seconds, and a 3-stone opening of
-``tournaments/openings/freestyle15-3stone.txt`` as BOARD; while it thinks it sends a pair of MESSAGE lines every
-second (``brain.engine.PROGRESS_SECONDS``). From the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the
+The brain gets ``START 15`` (and answers once its kernels are loaded: ``MONTE_LOAD_BEFORE_OK``), the memory limit,
+``timeout_turn`` of the given seconds, and a 3-stone opening of ``tournaments/openings/freestyle15-3stone.txt`` as
+BOARD; while it thinks it sends a pair of MESSAGE lines every second (``brain.engine.PROGRESS_SECONDS``). From the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the
 move began) comes the rate of each interval; the first interval is the search's first second (the first report comes
 one second after MCTS starts, the root's threat searches before it taking a few ms here). Each rate is given per
 second of the clock and per second of the brain's CPU (``/proc/PID/stat``, read as each line arrives): on a busy
@@ -26,6 +26,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from monte.protocol.client import LOAD_BEFORE_OK
 
 OPENINGS = Path(__file__).resolve().parent.parent / "tournaments" / "openings" / "freestyle15-3stone.txt"
 SIZE = 15
@@ -86,7 +88,7 @@ def think(engine: list[str], seconds: float, max_memory: int,
           stones: list[tuple[int, int]]) -> tuple[list[Report], float, int]:
     """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its peak RSS."""
     process = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               text=True, bufsize=1)
+                               text=True, bufsize=1, env={**os.environ, LOAD_BEFORE_OK: "1"})  # loaded at OK
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
 
     def read() -> None:
@@ -114,7 +116,7 @@ def think(engine: list[str], seconds: float, max_memory: int,
         mover = len(stones) % 2  # the stones of the side to move are field 1
         board = [f"{x},{y},{1 if i % 2 == mover else 2}" for i, (x, y) in enumerate(stones)]
         send(f"INFO max_memory {max_memory}", f"INFO timeout_turn {int(seconds * 1000)}", "INFO timeout_match 0")
-        time.sleep(0.5)  # the brain sizes its tree at INFO max_memory: not part of the move
+        time.sleep(0.5)  # the brain sizes its tree at INFO max_memory: not part of the move's CPU
         asked = cpu_seconds(process.pid)
         send("BOARD", *board, "DONE")
         summary = ""  # Monte's summary comes just before its Rapfi line, and carries the tree's fill
