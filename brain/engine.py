@@ -2,10 +2,12 @@
 
 One move goes: win at once if we can (the search's move generation sees fives and forced blocks); look for our own
 VCF, then our own VCT, and play it; give the root its children and drop every one after which the opponent wins by
-VCF; ask whether the opponent, were it to move now, would win by threats (VCT) -- and only then drop, in order of
+VCF; look for a quiet move of ours after which we win by VCT whatever the opponent answers, and play it; ask
+whether the opponent, were it to move now, would win by threats (VCT) -- and only then drop, in order of
 promise, the moves after which it still does (a stone of ours never helps the opponent's threats, so when it has no
 VCT now, no move of ours gives it one); then MCTS in slices of a few milliseconds to the end of the move's time (the
-soft deadline only matters when a match clock binds); then the move with the most visits unless a proof says
+soft deadline only matters when a match clock binds), paused once to drop the favourite moves after which the
+opponent wins by a quiet move and then a VCT (``brain.quiet_threats``); then the move with the most visits unless a proof says
 otherwise, checked last against the opponent's VCT. When every move loses, the one after which the opponent's win is
 longest (or not found at all) is played: engines that win positions often miss the win later.
 
@@ -31,6 +33,7 @@ from monte.brain.memory import tree_capacity
 from monte.brain.mcts import M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, expand_root, find_child, new_tree, reset_tree
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
+from monte.brain.quiet_threats import QuietThreats
 from monte.brain.root_filter import RootFilter
 from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
@@ -56,6 +59,7 @@ class MctsPlayer:
         self._ws = new_workspace(0)
         self.threats = ThreatSearch(self.options)
         self.root_filter = RootFilter(self.options, self.threats)
+        self.quiet = QuietThreats(self.threats)
         self._memory = -1
         self.last_refuted: set[int] = set()
         """The last move's root children (tree slots) found lost by the root filter's or final check's threat
@@ -117,6 +121,14 @@ class MctsPlayer:
         if win >= 0:
             return move_report.report(board, tree, started, 0, win, f"vct {threats.plies} plies", mate=threats.plies)
 
+        quiet_time = self.options.quiet_share * thinking
+        attack_time = self.options.quiet_attack * quiet_time
+        quiet_win = self.quiet.find(st, color, self.quiet.budget(attack_time, self.options.quiet_moves, limits),
+                                    limits, limits.now() + attack_time)
+        if quiet_win is not None:
+            return move_report.report(board, tree, started, 0, quiet_win.move,
+                                      f"quiet threat, then vct: {quiet_win.plies} plies", mate=quiet_win.plies)
+
         threatened = threats.vct(st, 3 - color, threats.nodes_for(self.options.threat_share * thinking, limits),
                                  limits) >= 0 or threats.unknown
         zone = threats.zone(st, 3 - color) if threatened else set()
@@ -128,8 +140,17 @@ class MctsPlayer:
             if info is not None:
                 limits.think.progress(info)
 
+        # MCTS, with a pause to check its favourites against the opponent's quiet threats
+        defence_time = quiet_time - attack_time
+        check_at = limits.now() + self.options.quiet_after * max(0.0, limits.soft_deadline - limits.now() - defence_time)
         iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
-                                progress)
+                                progress, until=check_at if defence_time > 0 else None)
+        if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
+            self.root_filter.filter_quiet(st, tree, color, self.quiet,
+                                          self.quiet.budget(defence_time, self.options.quiet_moves, limits),
+                                          limits.now() + defence_time, limits, loss_plies)
+            iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
+                                     threatened, lambda done: progress(iterations + done))
         child = self.root_filter.checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from monte.brain.limits import SearchLimits
 from monte.brain.mcts import M_ROOT, Tree, best_child
-from monte.brain.position import State
+from monte.brain.position import State, make, unmake
+from monte.brain.quiet_threats import QuietBudget, QuietThreats
 from monte.brain.settings import Options
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch, pv_plies
@@ -92,6 +93,24 @@ class RootFilter:
         if not mark_refuted(tree, children, refuted_by_vcf, budget_end, limits, loss_plies) and threatened:
             mark_refuted(tree, by_promise, refuted_by_vct, budget_end, limits, loss_plies)
         return loss_plies
+
+    def filter_quiet(self, st: State, tree: Tree, color: int, quiet: QuietThreats, budget: QuietBudget,
+                     budget_end: float, limits: SearchLimits, loss_plies: dict[int, int]) -> None:
+        """Mark lost the root moves after which the opponent wins by a quiet move and then a VCT
+        (``brain.quiet_threats``), the most visited first (then by prior), until the move's clock reaches
+        `budget_end`; a pass that would leave no move standing is undone (``mark_refuted``)."""
+        order = sorted(root_children(tree), key=lambda c: (-int(tree.visits[c]), -tree.prior[c]))
+
+        def refuted_by_quiet(c: int) -> int:
+            move = int(tree.move[c])
+            make(st, move, color)
+            try:
+                win = quiet.find(st, 3 - color, budget, limits, budget_end)
+            finally:
+                unmake(st, move)
+            return win.plies + 1 if win is not None else 0
+
+        mark_refuted(tree, order, refuted_by_quiet, budget_end, limits, loss_plies)
 
     def checked_choice(self, st: State, tree: Tree, color: int, threatened: bool, loss_plies: dict[int, int],
                        limits: SearchLimits) -> int:

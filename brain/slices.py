@@ -26,19 +26,23 @@ RESERVE_MIN_SECONDS = 0.01
 
 
 def run_slices(st: State, tree: Tree, color: int, params: Params, options: Options, ws: Workspace, space: VctSpace,
-               limits: SearchLimits, threatened: bool, progress: Callable[[int], None]) -> int:
+               limits: SearchLimits, threatened: bool, progress: Callable[[int], None],
+               until: float | None = None) -> int:
     """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check,
     which runs only when the opponent threatens one, and for the reply). Only when a match clock makes time worth
     saving (the soft deadline comes before the hard one) does a clear choice stop at the soft deadline, or a
     settled one earlier: otherwise the time left is worth more to the search -- its tree is kept for the next
     move -- than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far.
-    Returns the iterations run."""
+    `until` (on the move's clock) ends this run earlier, for a check between two runs. Returns the iterations
+    run."""
     next_report = time.monotonic() + PROGRESS_SECONDS
     root = int(tree.meta[M_ROOT])
     now = limits.now()
     reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now) if threatened else 0.0)
     last_call = limits.hard_deadline - reserve
     saving = limits.soft_deadline < last_call
+    if until is not None:
+        last_call = min(last_call, until)
     batch = 64
     total = 0
     while not limits.expired() and tree.proven[root] == 0:
