@@ -88,15 +88,15 @@ class QuietThreats:
         for q in quiet_moves(st, attacker, budget.moves):
             if limits.stopped() or limits.now() >= deadline:
                 return None
-            plies = self._wins_after(st, attacker, q, budget.vct_nodes, limits)
+            plies = self._wins_after(st, attacker, q, budget.vct_nodes, limits, deadline)
             if plies > 0:
                 return QuietWin(q, plies)
         return None
 
-    def _wins_after(self, st: State, attacker: int, q: int, nodes: int, limits: SearchLimits) -> int:
+    def _wins_after(self, st: State, attacker: int, q: int, nodes: int, limits: SearchLimits, deadline: float) -> int:
         """The length of the attacker's proved win after its quiet move `q` (0: not proved): a VCT if the defender
         passes, no counter-win of the defender's, and every defence in the proof's zone and every counter-threat
-        refuted by a VCT."""
+        refuted by a VCT -- all before the move's clock reaches `deadline` (a question cut there proves nothing)."""
         defender = 3 - attacker
         make(st, q, attacker)
         try:
@@ -109,6 +109,8 @@ class QuietThreats:
             if self.threats.vct(st, defender, nodes, limits) >= 0 or self.threats.unknown:
                 return 0  # the defender wins first, or might
             for d in self._defences(st, defender, zone):
+                if limits.now() >= deadline:
+                    return 0
                 make(st, d, defender)
                 won = self.threats.vct(st, attacker, nodes, limits) >= 0
                 unmake(st, d)
