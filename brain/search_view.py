@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from monte.brain.board import Board
 from monte.brain.engine import MctsPlayer
+from monte.brain.move_report import principal_variation
 from monte.brain.player import SearchInfo
 from monte.brain.mcts import M_ROOT, Tree
 from monte.brain.player import ThinkLimits
@@ -105,7 +106,7 @@ def _winrate(tree: Tree, node: int) -> float:
 
 def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[int, int]]:
     """The move into `node` and the most-visited line below it (as the engine's own MESSAGE reports it)."""
-    return [board.coords(int(tree.move[node])), *MctsPlayer.principal_variation(board, tree, node, length - 1)]
+    return [board.coords(int(tree.move[node])), *principal_variation(board, tree, node, length - 1)]
 
 
 def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen: tuple[int, int],
