@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from monte.analysis.evaluation import percent
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
 from monte.brain.uct import UctSettings
 from monte.small_games.players import PerfectBot, SmallGamePlayer, UctBot
@@ -57,13 +58,14 @@ def engine_for(game: Game, args: argparse.Namespace) -> SmallGamePlayer:
 
 
 def render(game: Game, board: Board) -> str:
-    """The board as text, with the labels a person types moves with."""
+    """The board as text, with the labels a person types moves with (rows numbered from the bottom)."""
     if game.gravity:
         head = " ".join(str(x + 1) for x in range(game.width))
         rows = [" ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
         return "\n".join([head, *rows])
     head = "   " + " ".join(chr(ord("a") + x) for x in range(game.width))
-    rows = [f"{y + 1:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
+    rows = [f"{game.height - y:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width))
+            for y in range(game.height)]
     return "\n".join([head, *rows])
 
 
@@ -93,7 +95,7 @@ def play(game: Game, engine: SmallGamePlayer, person_first: bool, seed: int, std
         else:
             x, y = engine.choose(board)
             value = getattr(engine, "last_value", None)
-            said = f" (its win rate {value:.2f})" if value is not None else ""
+            said = f" (its win rate {percent(value)})" if value is not None else ""
             print(f"engine plays {game.move_name(x, y)}{said}", file=out)
         verdict = board.play(x, y)
         print(render(game, board), file=out)

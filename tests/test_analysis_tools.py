@@ -141,7 +141,7 @@ def test_monte_analyze_prints_json_and_the_growth_table(monte_executable, warm_p
 
 def test_monte_analyze_refuses_bad_input_in_one_line(monte_executable):
     for args, error in [(["h8 q3"], "q3 is off the 15x15 board"), (["h8", "--iterations", "10,x"], "--iterations"),
-                        (["missing.sgf"], "No such file")]:
+                        (["missing.sgf"], "missing.sgf: no such file")]:
         result = subprocess.run([monte_executable, "analyze", *args], capture_output=True, text=True, timeout=60)
         assert result.returncode == 2 and error in result.stderr and len(result.stderr.splitlines()) == 1
 
@@ -294,7 +294,8 @@ def test_a_loaded_game_must_alternate_and_be_unfinished():
     out_of_turn = SavedGame(15, 15, 0, [(7, 7, BLACK), (8, 8, BLACK)])
     with pytest.raises(ValueError, match="move 2 of the saved game is black's, out of turn"):
         Game.from_saved(out_of_turn, 2, {BLACK: "a", WHITE: "b"})
-    five = load_game("a1 b1 a2 b2 a3 b3 a4 b4 a5 b5")
+    five = SavedGame(15, 15, 0, [(x, y, 1 + i % 2) for i, (x, y) in enumerate(
+        [(0, 14), (1, 14), (0, 13), (1, 13), (0, 12), (1, 12), (0, 11), (1, 11), (0, 10), (1, 10)])])
     with pytest.raises(ValueError, match="over after move 9"):
         Game.from_saved(five, 10, {BLACK: "a", WHITE: "b"})
     assert Game.from_saved(five, 8, {BLACK: "a", WHITE: "b"}).to_move == BLACK

@@ -13,7 +13,8 @@ from monte.tournaments.engines import EngineError
 from monte.tournaments.records import GameRecord, Termination, append_jsonl
 from monte.web.replay import RunFolders, RunNotFound
 from monte.web.roster import load_roster
-from monte.web.views import search_view, winning_line
+from monte.analysis.positions import winning_line
+from monte.web.views import search_view
 
 
 def played(moves: list[tuple[int, int]], rule: int = 0, size: int = 9) -> Board:

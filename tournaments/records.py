@@ -311,6 +311,11 @@ def _sgf_main_line(text: str) -> list[str]:
         elif node is not None:
             node.append(ch)
             value = ch == "["
+    else:
+        if value:
+            raise ValueError("the SGF is cut short: a value '[...' is not closed")
+        if node is not None:
+            raise ValueError("the SGF is cut short: the game is not closed with ')'")
     if node is not None:
         nodes.append("".join(node))
     if depth <= 0 or not nodes:
@@ -332,6 +337,10 @@ def read_sgf(text: str) -> SavedGame:
     setup stones AB/AW and the moves B/W in order; the rule from a root comment ``rule N`` (Monte's own), else
     freestyle. ValueError names what is wrong."""
     nodes = _sgf_main_line(text)
+    for number, node in enumerate(nodes, start=1):
+        stray = _SGF_PROPERTY.sub("", node).strip()
+        if stray:
+            raise ValueError(f"not an SGF game: node {number} holds {stray[:30]!r}, which is no property KEY[value]")
     root = {key: [v.replace("\\]", "]").replace("\\\\", "\\") for v in _SGF_VALUE.findall(values)]
             for key, values in _SGF_PROPERTY.findall(nodes[0])}
     game = root.get("GM", ["4"])[0].strip()

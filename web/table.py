@@ -30,7 +30,8 @@ from monte.tournaments.records import SavedGame, Termination, to_psq, to_sgf
 from monte.tournaments.referee import COLOR_NAMES, Ruling
 from monte.web.messages import HUMAN, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop, Undo, parse_message
 from monte.web.players import POLL_S, EnginePlayers, finished
-from monte.web.views import ending, search_view, winning_line
+from monte.analysis.positions import winning_line
+from monte.web.views import ending, search_view
 
 THINKING_REPORT_S = 0.25
 """How often the page hears how long the engine has been thinking, and its latest search info."""

@@ -7,27 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from monte.analysis.notation import rule_name
-from monte.analysis.positions import board_at
-from monte.brain.board import Board
-from monte.brain import kernels
+from monte.analysis.positions import board_at, winning_line
 from monte.protocol.search_info import parse_search_info
 from monte.tournaments.records import SavedGame, Termination
 from monte.tournaments.referee import COLOR_NAMES, Ruling
-
-
-def winning_line(board: Board) -> list[list[int]]:
-    """The points of the five (or longer winning row) that the last stone made under the board's rule, or []."""
-    if not board.history:
-        return []
-    last = board.history[-1]
-    idx = board.index(last.x, last.y)
-    rules = kernels.module("monte.brain.rules")  # the compiled rules once loaded, else the same code interpreted
-    for direction in range(4):
-        step = rules.line_step(board.stride, direction)
-        if rules.five_in_direction(board.cells, idx, step, last.color, board.rule):
-            back, forward = rules.run_bounds(board.cells, idx, step, last.color)
-            return [list(board.coords(idx + k * step)) for k in range(-back, forward + 1)]
-    return []
 
 
 def search_view(line: str, height: int) -> dict[str, Any] | None:
