@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from monte.analysis.evaluation import evaluation_text, percent, proof_text
+from monte.analysis.evaluation import evaluation_text, percent
 from monte.analysis.notation import line_names, point_name, rule_name
 from monte.analysis.positions import add_position_arguments, board_at, loaded, winning_line
 from monte.analysis.tree_dot import render_dot, tree_dot
@@ -93,6 +93,13 @@ def _limits(seconds: float, nodes: int) -> ThinkLimits:
     return limits
 
 
+def _verdict(result: Analysis, unknown: str = "no win rate (the search did not get to run: give it more)") -> str:
+    """The position's evaluation on the one scale: the proof, else the win rate -- of a search that ran."""
+    if result.mate or result.iterations:
+        return evaluation_text(result.winrate, result.mate)
+    return unknown
+
+
 def _proof(stats: MoveStats) -> str:
     return f"{stats.proof} ({stats.proof_by})" if stats.proof else ""
 
@@ -104,7 +111,7 @@ def _report(board: Board, stones: list[tuple[int, int, int]], result: Analysis) 
     played = line_names([(x, y) for x, y, _ in stones], h) or "an empty board"
     note = f" ({result.note})" if result.note else ""
     lines = [f"{board.width}x{board.height} {rule_name(board.rule)}, {side} to move after {played}",
-             f"Monte plays {point_name(*result.move, h)}{note}: {evaluation_text(result.winrate, result.mate)}, "
+             f"Monte plays {point_name(*result.move, h)}{note}: {_verdict(result)}, "
              f"{result.iterations} iterations, {result.nodes} nodes in {result.seconds:.2f} s, depth {result.depth}",
              ""]
     rows = [[point_name(*s.move, h), str(s.visits), percent(s.winrate) if s.visits or s.proof else "-",
@@ -120,8 +127,7 @@ def _growth_table(board: Board, budgets: list[int], rows: list[Analysis]) -> str
     for nodes, result in zip(budgets, rows):
         best = result.moves[0] if result.moves else None
         share = f"{100 * best.visits / result.iterations:.0f}%" if best and result.iterations else "-"
-        table.append([str(nodes), str(result.iterations), point_name(*result.move, h),
-                      proof_text(result.mate) or percent(result.winrate),
+        table.append([str(nodes), str(result.iterations), point_name(*result.move, h), _verdict(result, "-"),
                       share, f"{result.seconds:.2f}", result.note or "", line_names(result.pv[:6], h)])
     return "\n".join(text_table(["nodes", "iterations", "move", "win rate", "visits", "seconds", "note", "pv"], table))
 
@@ -132,7 +138,7 @@ def _json(result: Analysis, board: Board) -> dict:
     data = asdict(result)
     data.pop("tree")
     data["move_name"] = point_name(*result.move, h)
-    data["evaluation"] = evaluation_text(result.winrate, result.mate)
+    data["evaluation"] = _verdict(result, "")
     data["pv_names"] = line_names(result.pv, h).split()
     for stats, entry in zip(result.moves, data["moves"]):
         entry["move_name"] = point_name(*stats.move, h)

@@ -13,10 +13,13 @@ the letters cannot be shown as they were written.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
+from monte.analysis.evaluation import evaluation_text, mate_plies, proof_text
 from monte.analysis.notation import point_name
+from monte.protocol.report import EVAL_SCALE, MAX_EVAL
 
 _XY = re.compile(r"(\d+),(\d+)")
 _MOVE = re.compile(r"\d+,\d+|[A-Za-z]\d{1,2}")
@@ -24,6 +27,7 @@ _REALTIME_POINT = re.compile(r"([A-Za-z])(\d{1,2})")
 _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate", "winrate": "winrate",
          "n": "nodes", "nodes": "nodes", "v": "visits", "visits": "visits", "iterations": "visits",
          "tm": "time", "time": "time", "n/ms": "speed", "speed": "speed"}
+_COUNTS = {"nodes", "visits"}
 
 
 @dataclass
@@ -42,22 +46,50 @@ class SearchInfo:
     pv: list[str] = field(default_factory=list)
     """The protocol's ``x,y`` points (realtime-format points converted); ``summary`` names them as the board does."""
 
+    @property
+    def mate(self) -> int:
+        """Plies to a proven win (> 0) or loss (< 0) from the evaluation (``+M7``), 0 when nothing is proven."""
+        return mate_plies(self.eval or "") or 0
+
+    def win_rate(self) -> float | None:
+        """The side to move's chance, 0..1: 1 or 0 for a proof, the line's own win rate, else its evaluation turned
+        into one by the GUIs' logistic curve (``protocol.report.EVAL_SCALE``); None when the line gives neither, or
+        when the engine searched nothing (a forced move: 0 nodes, no proof) and so has no estimate."""
+        if self.mate:
+            return 1.0 if self.mate > 0 else 0.0
+        if (self.visits or self.nodes) == "0":
+            return None
+        if self.winrate is not None:
+            return self.winrate
+        value = _number(self.eval or "")
+        return None if value is None else 1 / (1 + math.exp(-max(-MAX_EVAL, min(MAX_EVAL, value)) / EVAL_SCALE))
+
+    def evaluation(self) -> str:
+        """What the line says of the position on the one scale people read (``analysis.evaluation``): "win in N",
+        "loss in N", "win rate 62.3%", or "" when it says nothing."""
+        if self.mate:
+            return proof_text(self.mate)
+        rate = self.win_rate()
+        return "" if rate is None else evaluation_text(rate)
+
+    def pv_names(self, height: int) -> list[str]:
+        """The principal variation as the board names its points (``H8``)."""
+        return [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
+                for p in self.pv]
+
     def summary(self, height: int) -> str:
-        """One short line for the status bar: depth, win rate or evaluation, nodes, line."""
+        """One short line for the status bar: depth, the evaluation, nodes, line."""
         parts = []
         if self.depth:
             parts.append(f"depth {self.depth}" + (f"-{self.seldepth}" if self.seldepth else ""))
-        if self.winrate is not None:
-            parts.append(f"win {100 * self.winrate:.1f}%")
-        elif self.eval:
-            parts.append(f"ev {self.eval}")
+        evaluation = self.evaluation()
+        if evaluation:
+            parts.append(evaluation)
         count = self.visits or self.nodes
         if count:
             parts.append(f"{count} {'visits' if self.visits else 'nodes'}")
         if self.pv:
-            names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
-                     for p in self.pv[:8]]
-            parts.append("pv " + " ".join(names))
+            parts.append("pv " + " ".join(self.pv_names(height)[:8]))
         return "  ".join(parts)
 
 
@@ -79,6 +111,11 @@ def parse_search_info(line: str) -> SearchInfo | None:
             found = found or bool(info.pv)
             break
         name = _KEYS.get(key)
+        if name in _COUNTS and i > 0 and words[i - 1].isdigit() and not (i + 1 < len(words) and words[i + 1].isdigit()):
+            setattr(info, name, words[i - 1])  # Monte's summary writes the number first: "24896 iterations in ..."
+            found = True
+            i += 1
+            continue
         if name is not None and i + 1 < len(words):
             value = words[i + 1]
             if name == "winrate":

@@ -265,9 +265,10 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     # the realtime format's points: a column letter and the row from the top plus one (i9 is the protocol's 8,8)
     assert (rapfi.depth, rapfi.seldepth, rapfi.eval, rapfi.nodes, rapfi.pv) == ("12", "18", "35", "123456",
                                                                                    ["7,7", "8,8"])
-    assert rapfi.summary(15) == "depth 12-18  ev 35  123456 nodes  pv H8 I7"  # the board counts rows from the bottom
+    # the board counts rows from the bottom; the evaluation becomes a win rate by the GUIs' logistic curve
+    assert rapfi.summary(15) == "depth 12-18  win rate 52.2%  123456 nodes  pv H8 I7"
     mcts = parse_search_info("depth 9 seldepth 20 w 0.623 v 24353 pv 7,7 8,8")
-    assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
+    assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win rate 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
     assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]
@@ -275,6 +276,15 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     summary = parse_search_info("MESSAGE Monte: winrate 80.7%, depth 11-18, 24896 iterations in 167 ms; ev 572 pv I8 H7")
     assert (summary.winrate, summary.depth, summary.seldepth, summary.pv) == (pytest.approx(0.807), "11", "18",
                                                                               ["8,7", "7,6"])
+    assert summary.visits == "24896"  # the number before its word, as Monte's summary writes it
+
+
+def test_proofs_in_search_lines_read_as_win_in_n_and_a_forced_move_has_no_win_rate():
+    proof = parse_search_info("MESSAGE depth 3-9 ev +M7 n 100 n/ms 0 tm 0 pv H8 I9")
+    assert proof.mate == 7 and proof.win_rate() == 1.0 and proof.summary(15).split("  ")[1] == "win in 4"
+    assert parse_search_info("depth 2-2 ev -M4 n 5 pv H8").summary(15).split("  ")[1] == "loss in 2"
+    forced = parse_search_info("MESSAGE depth 1-1 ev 0 n 0 n/ms 0 tm 0 pv H8")
+    assert forced.win_rate() is None and "win rate" not in forced.summary(15)
 
 
 def test_undo_against_an_engine_takes_back_the_pair_and_a_resignation_is_saved(tmp_path):
