@@ -37,6 +37,19 @@ def point_name(x: int, y: int, height: int) -> str:
     return f"{column_name(x)}{height - y}"
 
 
+_PROTOCOL_POINT = re.compile(r"\b(\d+),(\d+)\b")
+
+
+def named_points(text: str, width: int, height: int) -> str:
+    """`text` with the protocol's ``x,y`` points on a `width` x `height` board written as people write them
+    (``black made five with 11,12`` -> ``... with L3`` on 15x15); points off the board are left as they are."""
+    def name(found: re.Match) -> str:
+        x, y = int(found.group(1)), int(found.group(2))
+        return point_name(x, y, height) if x < width and y < height else found.group(0)
+
+    return _PROTOCOL_POINT.sub(name, text)
+
+
 def line_names(points: list[tuple[int, int]], height: int) -> str:
     """Points as names, separated by spaces (a principal variation, a game's moves)."""
     return " ".join(point_name(x, y, height) for x, y in points)

@@ -9,7 +9,8 @@ This is the brain's one public window onto the search's statistics for tools (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from monte.brain.board import MOVE_WINS, Board
 from monte.brain.engine import MctsPlayer
@@ -81,12 +82,16 @@ class Analysis:
 
 
 def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 0, tree_width: int = 4,
-            player: MctsPlayer | None = None) -> Analysis:
+            player: MctsPlayer | None = None, on_progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search `board` (side to move: ``board.to_move``) under `limits` on a fresh tree and report the `top` root
     moves; with `tree_depth` > 0, also the tree's top `tree_depth` plies, `tree_width` most-visited children a node.
-    `player` lets a caller keep one engine (and its compiled scratch space) across calls; its tree is cleared."""
+    `player` lets a caller keep one engine (and its compiled scratch space) across calls; its tree is cleared.
+    `on_progress`, if given, is told the top root moves so far now and then while a long search runs (each time the
+    engine reports its progress, ``ThinkLimits.progress``), for a board that shows the search as it deepens."""
     player = player or MctsPlayer()
     player.new_game(board)
+    if on_progress is not None:
+        limits = replace(limits, progress=lambda info: on_progress(_so_far(board, player, info, top)))
     choice = player.choose(board, limits)
     report = choice.search
     tree = player.tree
@@ -103,6 +108,15 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
                     report.seldepth, report.pv, moves,
                     _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None,
                     mate=report.mate)
+
+
+def _so_far(board: Board, player: MctsPlayer, info: SearchInfo, top: int) -> Analysis:
+    """What a search still running has found (called from inside it, between its batches of iterations)."""
+    tree = player.tree
+    move = info.pv[0]
+    moves = _root_moves(board, tree, int(tree.meta[M_ROOT]), info, move, set())[:max(top, 1)]
+    return Analysis(move, info.winrate, "", info.nodes, info.nodes, info.seconds, info.seldepth, info.pv, moves,
+                    mate=info.mate)
 
 
 def _opponent_wins_after(board: Board, move: tuple[int, int]) -> bool:

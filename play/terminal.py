@@ -16,7 +16,7 @@ import time
 from typing import IO, TextIO
 
 from monte.analysis.evaluation import evaluation_text
-from monte.analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
+from monte.analysis.notation import line_names, named_points, parse_point, parse_rule, parse_size, point_name, rule_name
 from monte.analysis.positions import load_game, winning_line
 from monte.brain.board import BLACK, WHITE
 from monte.brain.codes import RULE_RENJU
@@ -322,14 +322,15 @@ class Match:
     def _ending(self) -> str:
         """How the game ended, in a sentence."""
         ruling = self.game.ruling
+        board = self.game.board
+        detail = named_points(ruling.detail, board.width, board.height)
         if ruling.winner is None:
-            return f"Game over: a draw ({ruling.detail})."
+            return f"Game over: a draw ({detail})."
         winner = self.label(ruling.winner)
         last = point_name(*self.game.last, self.game.board.height) if self.game.last else ""
         reason = {Termination.FIVE: f"five in a row with {last}",
                   Termination.FOUL: f"black played {last}, a forbidden point under renju",
-                  Termination.RESIGN: f"{self.label(3 - ruling.winner)} resigned"}.get(ruling.termination,
-                                                                                      ruling.detail)
+                  Termination.RESIGN: f"{self.label(3 - ruling.winner)} resigned"}.get(ruling.termination, detail)
         return f"Game over: {winner} wins: {reason}."
 
     def close(self) -> None:

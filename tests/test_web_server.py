@@ -164,6 +164,24 @@ def test_a_page_from_another_site_cannot_connect(gui: Gui) -> None:
     asyncio.run(script())
 
 
+def test_a_rebinding_page_whose_origin_matches_its_host_is_refused(gui: Gui) -> None:
+    """DNS rebinding: evil.example is pointed at 127.0.0.1, so its page sends Origin and Host both evil.example. The
+    server's own page (Host 127.0.0.1 or localhost) still connects."""
+    port = gui.url.rsplit(":", 1)[1].strip("/")
+
+    async def script():
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(gui.ws_url, origin=f"http://evil.example:{port}",
+                                         headers={"Host": f"evil.example:{port}"})
+            assert refused.value.status == 403
+            for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+                async with session.ws_connect(gui.ws_url, origin=f"http://{host}", headers={"Host": host}) as ws:
+                    assert (await ws.receive_json(timeout=10))["type"] == "hello"
+
+    asyncio.run(script())
+
+
 def test_stopping_the_server_mid_think_leaves_no_engine(monte_executable: str, tmp_path: Path) -> None:
     with running_gui(monte_executable, tmp_path, "--engine", fake_engine("slow", "slow", "--delay-ms", "60000")) as gui:
         async def script(ws, hello):

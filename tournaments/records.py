@@ -16,6 +16,8 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from monte.analysis.notation import named_points
+
 LOG_NAME = "games.jsonl"  # a run's log of game records, one JSON object a line, in the run's folder
 
 
@@ -233,7 +235,7 @@ def to_sgf(record: GameRecord) -> str:
     root.append(f"GN[{record.game_id}]")
     comment = f"rule {record.rule}; {record.termination.value}"
     if record.detail:
-        comment += f": {record.detail}"
+        comment += f": {named_points(record.detail, record.width, record.height)}"  # read by people: L3, not 11,12
     root.append(f"C[{_sgf_text(comment)}]")
     nodes = [f";{'BW'[i % 2]}[{_SGF_LETTERS[x]}{_SGF_LETTERS[y]}]" for i, (x, y, _) in enumerate(_stones(record))]
     return "(;" + "".join(root) + "".join(nodes) + ")\n"

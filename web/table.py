@@ -78,7 +78,7 @@ class Table:
         self.holds_slot = False
         self.driver: asyncio.Task | None = None
         self.thinking: tuple[int, float] | None = None  # the colour thinking and when it started (monotonic)
-        self.searches: dict[int, dict[str, Any]] = {}  # each engine's latest search info
+        self.searches: dict[int, dict[str, Any]] = {}  # the engines' search info, by the number of the move it chose
         self.turn_started = time.monotonic()
 
     # --- the page's messages --------------------------------------------------------------------------------------
@@ -183,6 +183,8 @@ class Table:
             if game.over:
                 self._give_back_slot()
             raise BadMessage("nothing to take back")
+        stones = game.board.stone_count  # the moves taken back take their search info with them
+        self.searches = {number: search for number, search in self.searches.items() if number <= stones}
         if self.players is not None:
             self.players.tell_position_again()
         self.turn_started = time.monotonic()
@@ -248,13 +250,13 @@ class Table:
         finally:
             self.thinking = None
         search = search_view(players.seats[color].latest_chat, height)
-        if search is not None:
-            self.searches[color] = search
         if thinking.fault is not None:
             game.end(self._fault_ruling(color, thinking.fault))
             return
         reply = thinking.reply
         game.play(reply.x, reply.y, reply.elapsed_ms)
+        if search is not None:
+            self.searches[game.board.stone_count] = search
         self.turn_started = time.monotonic()
         await self.publish()
 
@@ -302,7 +304,7 @@ class Table:
         ruling = game.ruling
         over = None if ruling is None else {
             "winner": ruling.winner, "termination": ruling.termination.value, "detail": ruling.detail,
-            "message": ending(ruling, self._labels()),
+            "message": ending(ruling, self._labels(), board.width, board.height),
             "line": winning_line(board) if ruling.termination == Termination.FIVE else []}
         thinking = None if self.thinking is None else {
             "color": self.thinking[0], "elapsed": round(time.monotonic() - self.thinking[1], 2)}
@@ -314,4 +316,4 @@ class Table:
             "stones": [[m.x, m.y, m.color, ms] for m, ms in zip(board.history, game.times_ms)],
             "to_move": game.to_move, "forbidden": sorted([x, y] for x, y in game.forbidden_points()),
             "over": over, "thinking": thinking,
-            "searches": {str(color): search for color, search in self.searches.items()}}}
+            "searches": {str(number): search for number, search in self.searches.items()}}}
