@@ -28,7 +28,9 @@ from monte.tournaments.engines import EngineSpec
 from monte.tournaments.match import FAULT_TERMINATIONS
 from monte.tournaments.records import SavedGame, Termination, to_psq, to_sgf
 from monte.tournaments.referee import COLOR_NAMES, Ruling
-from monte.web.messages import HUMAN, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop, Undo, parse_message
+from monte.web.analysis import Analyst
+from monte.web.messages import (HUMAN, Analyze, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop,
+                                StopAnalysis, Undo, parse_message)
 from monte.web.players import POLL_S, EnginePlayers, finished
 from monte.analysis.positions import winning_line
 from monte.web.views import ending, search_view
@@ -79,6 +81,7 @@ class Table:
         self.driver: asyncio.Task | None = None
         self.thinking: tuple[int, float] | None = None  # the colour thinking and when it started (monotonic)
         self.searches: dict[int, dict[str, Any]] = {}  # the engines' search info, by the number of the move it chose
+        self.analyst = Analyst(send)  # Monte's analysis of the position the page shows, when asked for
         self.turn_started = time.monotonic()
 
     # --- the page's messages --------------------------------------------------------------------------------------
@@ -91,7 +94,11 @@ class Table:
             await self._send({"type": "error", "message": str(exc)})
 
     async def _act(self, command: Command) -> None:
-        if isinstance(command, NewGame):
+        if isinstance(command, Analyze):
+            await self.analyst.search(command)
+        elif isinstance(command, StopAnalysis):
+            await self.analyst.stop()
+        elif isinstance(command, NewGame):
             await self._new_game(command)
         elif isinstance(command, Save):
             await self._save(command.format)
@@ -288,8 +295,9 @@ class Table:
             self.slots.give_back()
 
     async def close(self) -> None:
-        """The tab went away or the server stops: nothing of this game may go on running."""
+        """The tab went away or the server stops: nothing of this game, nor its analysis, may go on running."""
         await self._stop_engines()
+        await self.analyst.close()
 
     # --- what the page sees ---------------------------------------------------------------------------------------
     async def publish(self) -> None:
