@@ -97,9 +97,10 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
     tree = player.tree
     move = (choice.x, choice.y)
     if report is None or tree is None:  # the engine fell back to any legal move: it has nothing more to say
-        lost = _opponent_wins_after(board, move)
-        return Analysis(move, 0.0, "lost" if lost else choice.info or "", 0, 0, 0.0, 0, [move], [],
-                        mate=-2 if lost else 0)
+        if not _opponent_wins_after(board, move):
+            return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
+        return Analysis(move, 0.0, "lost", 0, 0, 0.0, 0, [move],
+                        [MoveStats(move, 0, 0.0, 0.0, PROOF_LOSS, "refuted", [move])], mate=-2)
     if report.note == "forced" and report.mate == 0:  # one move saves the game: what matters is the position after
         return _after_forced(board, move, limits, top, player)
     root = int(tree.meta[M_ROOT])
