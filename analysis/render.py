@@ -1,7 +1,7 @@
 """SVG pictures of positions and games, drawn by hand: a wooden board with its coordinates (as
 ``analysis.notation`` writes them), the stones with their move numbers, the last move marked in red, the winning
-five struck through, and optionally black's forbidden points under renju. No library is needed to write SVG; a PNG is made from it by ``rsvg-convert``
-when that tool is installed (``to_png``)."""
+five struck through, and optionally black's forbidden points under renju. No library is needed to write SVG; a PNG
+is made from it by ``rsvg-convert`` when that tool is installed (``to_png``)."""
 
 from __future__ import annotations
 
@@ -139,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
     path = Path(output)
     suffix = path.suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
-        raise ValueError(f"-o {output}: monte render writes .svg or .png pictures, not {suffix or 'a file without a suffix'}")
+        raise ValueError(f"-o {output}: monte render writes .svg or .png pictures, "
+                         f"not {suffix or 'a file without a suffix'}")
     if not path.parent.is_dir():
         raise ValueError(f"-o {output}: the folder {path.parent} does not exist")
     if suffix == ".png":

@@ -110,7 +110,7 @@ def test_stones_after_a_five_are_refused():
         load_game(FIVE + " b1")
 
 
-# --- bad input: one line naming the file --------------------------------------------------------------------------------
+# --- bad input: one line naming the file ------------------------------------------------------------------------------
 
 def test_a_corrupt_sgf_is_refused_by_analyze_render_and_play(monte_executable, tmp_path):
     (tmp_path / "cut.sgf").write_text(CORRUPT_SGF)
@@ -149,7 +149,7 @@ def test_render_writes_only_what_its_name_says(monte_executable, tmp_path):
     assert (tmp_path / "e.png").read_text() == "png" and not (tmp_path / "e.svg").exists()
 
 
-# --- the winning five, marked ---------------------------------------------------------------------------------------------
+# --- the winning five, marked -----------------------------------------------------------------------------------------
 
 def test_the_winning_five_is_marked_on_the_terminal_board_and_in_pictures():
     game = load_game(FIVE)
@@ -187,7 +187,7 @@ def test_an_engine_run_with_options_is_not_shown_as_monte(monte_executable, warm
     child.expect(pexpect.EOF)
 
 
-# --- the small games -------------------------------------------------------------------------------------------------------
+# --- the small games --------------------------------------------------------------------------------------------------
 
 def test_small_games_count_rows_from_the_bottom_as_they_read_moves():
     game = GAMES["tictactoe"]

@@ -233,11 +233,18 @@ def wait_stones(page: Page, count: int, board: str = "play-board") -> None:
     page.wait_for_function(f"document.querySelectorAll('#{board} circle.stone').length === {count}")
 
 
+def open_with(page: Page, white: str, size: int, x: int, y: int) -> None:
+    """A new game, the person black against `white` (an engine, or "human"), the first stone clicked on (x, y) and
+    the board's answer awaited (the engine's move too)."""
+    new_game(page, "human", white, size)
+    page.wait_for_function("['Your move (black)', 'Black to move']"
+                           ".includes(document.querySelector('#status').textContent)")
+    click(page, x, y)
+    wait_stones(page, 1 if white == "human" else 2)
+
+
 def test_undo_takes_the_moves_search_and_line_with_it(page: Page) -> None:
-    new_game(page, "human", "monte", 9)
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Your move')")
-    click(page, 4, 4)
-    wait_stones(page, 2)
+    open_with(page, "monte", 9, 4, 4)
     page.wait_for_function("document.querySelector('#search').textContent.startsWith('monte: ')")
     assert page.locator("#play-board circle.pv").count() > 0
     page.click("#undo")
@@ -247,10 +254,7 @@ def test_undo_takes_the_moves_search_and_line_with_it(page: Page) -> None:
 
 
 def test_the_line_is_numbered_alike_in_text_and_on_the_board_and_can_be_hidden(page: Page) -> None:
-    new_game(page, "human", "monte", 9)
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Your move')")
-    click(page, 4, 4)
-    wait_stones(page, 2)
+    open_with(page, "monte", 9, 4, 4)
     page.wait_for_function("document.querySelector('#search').textContent.includes('line 1.')")
     first = page.inner_text("#search").split("line 1.")[1].split()[0]  # e.g. E6
     ghost = page.eval_on_selector("#play-board circle.pv", "n => [+n.getAttribute('cx'), +n.getAttribute('cy')]")
@@ -299,10 +303,7 @@ def test_a_loaded_game_shows_its_move_numbers_and_result_and_garbage_is_refused(
 
 
 def test_an_error_clears_once_a_later_action_succeeds_and_numbers_are_readable(page: Page) -> None:
-    new_game(page, "human", "human", 9)
-    page.wait_for_function("document.querySelector('#status').textContent === 'Black to move'")
-    click(page, 4, 4)
-    wait_stones(page, 1)
+    open_with(page, "human", 9, 4, 4)
     click(page, 4, 4)
     page.wait_for_function("document.querySelector('#error').textContent === 'E5 is occupied'")
     click(page, 3, 3)
@@ -311,7 +312,8 @@ def test_an_error_clears_once_a_later_action_succeeds_and_numbers_are_readable(p
     click(page, 5, 5)
     wait_stones(page, 3)
     page.check("#numbers")
-    fills = page.eval_on_selector_all("#play-board text.number", "ns => ns.map(n => [n.textContent, n.getAttribute('fill')])")
+    fills = page.eval_on_selector_all("#play-board text.number",
+                                      "ns => ns.map(n => [n.textContent, n.getAttribute('fill')])")
     assert fills == [["1", "#fff"], ["2", "#111"], ["3", "#fff"]], "white numbers on black stones, the last one too"
     assert page.locator("#play-board circle.last-mark").count() == 1
     screenshot(page, "numbers-readable")
@@ -337,10 +339,7 @@ def test_play_has_a_move_list_clocks_and_keeps_the_search_at_the_end(page: Page)
 
 
 def test_analysis_shows_candidates_that_follow_the_position(page: Page) -> None:
-    new_game(page, "human", "human", 15)
-    page.wait_for_function("document.querySelector('#status').textContent === 'Black to move'")
-    click(page, 7, 7)
-    wait_stones(page, 1)
+    open_with(page, "human", 15, 7, 7)
     page.check("#play-analyze")
     page.wait_for_function("document.querySelectorAll('#play-board circle.candidate').length >= 3", timeout=120_000)
     labels = page.locator("#play-board text.candidate-label").all_text_contents()

@@ -46,7 +46,8 @@ class RunFolders:
     def games(self, run: str) -> list[dict[str, Any]]:
         """A line for each game of `run`: players, result, how it ended, length."""
         return [{"id": r.game_id, "black": r.black, "white": r.white, "result": _result(r),
-                 "termination": r.termination.value, "detail": named_points(r.detail, r.width, r.height), "moves": len(r.opening) + len(r.moves),
+                 "termination": r.termination.value, "detail": named_points(r.detail, r.width, r.height),
+                 "moves": len(r.opening) + len(r.moves),
                  "size": f"{r.width}x{r.height}", "rule": rule_name(r.rule)} for r in self._records(run)]
 
     def game(self, run: str, game_id: int) -> dict[str, Any]:
