@@ -408,3 +408,20 @@ def test_the_panel_says_disconnected_when_the_server_stops(browser: Browser, mon
             assert page.is_disabled(button), button
         screenshot(page, "server-stopped")
         context.close()
+
+
+def test_graph_the_game_fills_the_graph_of_a_replayed_game(page: Page, runs: Path) -> None:
+    record = read_jsonl(runs / "demo" / "games.jsonl")[1]
+    page.click("#tab-replay")
+    page.locator(f'#games tbody tr[data-id="{record.game_id}"]').click()
+    total = len(record.moves)
+    wait_stones(page, total, "replay-board")
+    assert page.locator("#replay-graph circle.graph-point").count() == 0, "a tournament game: nothing known yet"
+    page.click("#replay-graph-game")
+    page.wait_for_function(f"document.querySelectorAll('#replay-graph circle.graph-point').length === {total + 1}",
+                           timeout=180_000)  # every position, the empty board and the five's too
+    screenshot(page, "replay-graph")
+    box = page.locator("#replay-graph").bounding_box()
+    page.mouse.click(box["x"] + 6, box["y"] + box["height"] / 2)  # the left end: the empty board
+    wait_stones(page, 0, "replay-board")
+    assert page.inner_text("#replay-step") == f"Empty board ({total} moves)"

@@ -77,6 +77,9 @@ def test_every_bad_message_gets_an_error_and_the_game_goes_on(gui: Gui) -> None:
         ('{"type": "new", "black": "human", "white": "human", "width": 9, "time_ms": 100, "moves": [[1, 1], [1, 1]]}',
          "cannot start from those moves"),
         ('{"type": "save", "format": "pdf"}', "save.format must be one of sgf, psq"),
+        ('{"type": "analyze", "key": 1, "width": 9, "moves": [[9, 9]]}', "analyze.moves[0] must be an [x, y] point"),
+        ('{"type": "analyze", "key": 1, "width": 9, "graph": "yes"}', "analyze.graph must be true or false"),
+        ('{"type": "analyze", "width": 9}', "needs the field 'key'"),
     ]
 
     async def script(ws, hello):
@@ -152,6 +155,25 @@ def test_games_with_engines_are_limited_and_people_are_not(gui: Gui) -> None:
                 assert (await _until_over(second))["over"]["message"] == "Black (steady) wins: white resigned."
 
     asyncio.run(script())
+
+
+def test_the_analysis_reports_on_the_position_asked_for_and_goes_with_the_tab(gui: Gui, warm_pbrain: str) -> None:
+    async def script(ws, hello):
+        await ws.send_json({"type": "analyze", "key": 7, "width": 9, "moves": [[4, 4], [5, 5]]})
+        report = await _reply(ws, ("analysis",), timeout=120)
+        assert report["key"] == 7 and report["moves"] and report["evaluation"]
+        assert all(m["move"] not in ([4, 4], [5, 5]) for m in report["moves"])
+        workers = gui.engines()
+        assert workers, "the analysis runs in a process of its own"
+        five = [[i // 2, 0] if i % 2 == 0 else [i // 2, 8] for i in range(9)]
+        await ws.send_json({"type": "analyze", "key": 8, "width": 9, "moves": five})
+        while (report := await _reply(ws, ("analysis",), timeout=60))["key"] != 8:
+            pass
+        assert report["finished"] == "black has made five: the game is over" and report["moves"] == []
+        return workers
+
+    workers = asyncio.run(_session(gui, script))
+    wait_for(lambda: not any(alive(pid) for pid in workers), 30, "the analysis worker gone with the tab")
 
 
 def test_a_page_from_another_site_cannot_connect(gui: Gui) -> None:

@@ -29,7 +29,7 @@ class Analyst:
     async def search(self, request: Analyze) -> None:
         """Search `request`'s position from now on (the one searched until now is dropped)."""
         await self._tell({"key": request.key, "width": request.width, "height": request.height,
-                          "rule": request.rule, "moves": [list(p) for p in request.moves]})
+                          "rule": request.rule, "moves": [list(p) for p in request.moves], "graph": request.graph})
 
     async def stop(self) -> None:
         """Stop searching (the worker stays, ready for the next position)."""

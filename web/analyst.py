@@ -2,7 +2,8 @@
 otherwise, and writes what Monte's search has found as it deepens.
 
 It reads one JSON object a line on stdin -- ``{"key": K, "width": W, "height": H, "rule": R, "moves": [[x, y], ...]}``
-to search that position (whatever it was searching is stopped first), ``{"key": K, "stop": true}`` to stop -- and
+to search that position (whatever it was searching is stopped first; with ``"graph": true``, every position of the
+game instead, briefly, for the win-rate graph), ``{"key": K, "stop": true}`` to stop -- and
 writes one JSON object a line on stdout for each report: the position's `key`, whether the search is `done`, the
 evaluation on the one scale (``analysis.evaluation``), the nodes, depth and seconds so far, and the top moves with
 their win rates, proofs and lines. A finished position (a five, a full board) is reported as such and not searched.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from dataclasses import replace
 from typing import Any
 
 from monte.analysis.evaluation import evaluation_text
@@ -29,6 +31,9 @@ from monte.tournaments.referee import COLOR_NAMES
 
 TOP = 8
 """Candidate moves reported (and labelled on the board)."""
+GRAPH_NODES = 3000
+"""The node budget of each position's search in a pass over a whole game (``"graph": true``): a few tenths of a
+second each, enough for the graph's trend."""
 SEARCH_S = 3600.0
 """How long one analysis may run: in effect until the page stops it or moves on."""
 
@@ -71,6 +76,12 @@ def finished(board: Board) -> str:
     return "the board is full" if board.is_full() else ""
 
 
+def finished_report(key: Any, board: Board, reason: str) -> dict[str, Any]:
+    """The report of a finished position: the side to move has lost to the five (a win rate of 0), or drawn."""
+    return {"key": key, "done": True, "finished": reason, "winrate": 0.0 if winning_line(board) else 0.5,
+            "mate": 0, "moves": []}
+
+
 class Worker:
     """One search at a time, on a thread; a new request stops the one under way first."""
 
@@ -85,11 +96,39 @@ class Worker:
             self.thread.join()
             self.thread = None
 
+    def graph(self, key: Any, moves: list[tuple[int, int]], board: Board) -> None:
+        """Search every position of the game, from the empty board on, `GRAPH_NODES` nodes each, and report each
+        one's evaluation (``step``: the stones on the board) as it is found."""
+        self.stop()
+        self.limits = ThinkLimits.seconds(SEARCH_S)
+        limits = self.limits
+
+        def searches() -> None:
+            position = Board(board.width, board.height, board.rule)
+            for step in range(len(moves) + 1):
+                if limits.stop.is_set():
+                    return
+                reason = finished(position)
+                if reason:
+                    emit({**finished_report(key, position, reason), "step": step, "graph": True})
+                else:
+                    budget = replace(limits, max_nodes=GRAPH_NODES)
+                    result = analyze(position, budget, top=1, player=self.player)
+                    if limits.stop.is_set():
+                        return
+                    emit({**report(key, result, step == len(moves)), "step": step, "graph": True, "moves": []})
+                if step < len(moves):
+                    position.play(*moves[step])
+            emit({"key": key, "done": True, "graph": True, "moves": []})
+
+        self.thread = threading.Thread(target=searches, name="graph", daemon=True)
+        self.thread.start()
+
     def start(self, key: Any, board: Board) -> None:
         self.stop()
         reason = finished(board)
         if reason:
-            emit({"key": key, "done": True, "finished": reason, "moves": []})
+            emit(finished_report(key, board, reason))
             return
         self.limits = ThinkLimits.seconds(SEARCH_S)
         limits = self.limits
@@ -113,7 +152,11 @@ def main() -> int:
             if not isinstance(request, dict) or request.get("stop"):
                 worker.stop()
                 continue
-            worker.start(key, position(request))
+            board = position(request)
+            if request.get("graph"):
+                worker.graph(key, [tuple(p) for p in request["moves"]], board)
+            else:
+                worker.start(key, board)
         except ValueError as exc:
             emit({"key": None, "done": True, "error": str(exc), "moves": []})
     worker.stop()

@@ -73,13 +73,15 @@ class Save:
 @dataclass(frozen=True)
 class Analyze:
     """Search this position until told otherwise (``web.analysis``): the board, the rule, the stones played (black
-    first, alternating) and the page's `key` for it, which tags every report of its search."""
+    first, alternating) and the page's `key` for it, which tags every report of its search. With `graph`, instead
+    a quick search of every position of the game, from the empty board to the last stone, for the win-rate graph."""
 
     key: int
     width: int
     height: int
     rule: int
     moves: tuple[tuple[int, int], ...]
+    graph: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,14 @@ def _analyze(fields: _Fields, engines: Collection[str]) -> Analyze:
     height = fields.integer("height", MIN_SIZE, MAX_SIZE, default=width)
     return Analyze(key=fields.integer("key", 0, 2 ** 31), width=width, height=height,
                    rule=RULES[fields.choice("rule", list(RULES), default="freestyle")],
-                   moves=_points(fields, width, height))
+                   moves=_points(fields, width, height), graph=_flag(fields, "graph"))
+
+
+def _flag(fields: _Fields, name: str) -> bool:
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise BadMessage(f"{fields.kind}.{name} must be true or false, not {_shown(value)}")
+    return value
 
 
 def _move(fields: _Fields, engines: Collection[str]) -> PlayMove:

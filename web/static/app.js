@@ -207,17 +207,22 @@ function drawGraph(svg, values, step, onPick) {
 }
 
 // --- the analysis: Monte searches the position shown until it is turned off -----------------------------------
-const analysis = { key: 0, sentFor: null, report: null, reports: new Map() };
+const analysis = { key: 0, sentFor: null, report: null, reports: new Map(), graphing: null };
 const positionKey = (width, height, rule, stones) => `${width}x${height}:${rule}:${stones.map(([x, y]) => `${x},${y}`).join(" ")}`;
 
 // Ask for the analysis of a position (only when it differs from the one asked for last); null stops it.
 function follow(position) {
   if (!position) {
-    if (analysis.sentFor !== null) { send({ type: "stop_analysis" }); analysis.sentFor = null; analysis.report = null; }
+    if (analysis.sentFor !== null && analysis.graphing === null) {  // a pass for the graph runs on unticked
+      send({ type: "stop_analysis" });
+      analysis.sentFor = null;
+      analysis.report = null;
+    }
     return;
   }
   const key = positionKey(position.width, position.height, position.rule, position.stones);
   if (key === analysis.sentFor) return;
+  analysis.graphing = null;  // the worker leaves a pass for the graph for the position asked for now
   analysis.key += 1;
   analysis.sentFor = key;
   analysis.report = analysis.reports.get(key) || null;
@@ -225,8 +230,27 @@ function follow(position) {
          moves: position.stones.map(([x, y]) => [x, y]) });
 }
 
+// A quick pass over every position of a game, for the graph (the analysis of the position shown stops meanwhile).
+function graphGame(width, height, rule, stones, analyseBox) {
+  $(analyseBox).checked = false;
+  analysis.key += 1;
+  analysis.sentFor = `graph ${analysis.key}`;
+  analysis.report = null;
+  analysis.graphing = { width, height, rule, stones };
+  send({ type: "analyze", key: analysis.key, width, height, rule, moves: stones.map(([x, y]) => [x, y]), graph: true });
+}
+
 function received(report) {
   if (report.key !== analysis.key) return;  // a report of a position no longer shown
+  if (report.graph) {
+    const game = analysis.graphing;
+    if (game && report.step !== undefined) {
+      analysis.reports.set(positionKey(game.width, game.height, game.rule, game.stones.slice(0, report.step)), report);
+    }
+    if (report.done && report.step === undefined) analysis.graphing = null;
+    renderShown();
+    return;
+  }
   analysis.report = report;
   if (!report.error && analysis.sentFor !== null) analysis.reports.set(analysis.sentFor, report);
   renderShown();
@@ -383,6 +407,7 @@ function renderPlay() {
   $("save-sgf").disabled = $("save-psq").disabled = !connected || !game;
   $("new-game").disabled = !connected;
   $("play-analyze").disabled = !connected;
+  $("play-graph-game").disabled = !connected || !game || analysis.graphing !== null;
   const step = game ? playStep(game) : 0;
   $("play-first").disabled = $("play-prev").disabled = !game || step === 0;
   $("play-last").disabled = $("play-next").disabled = !game || step === game.stones.length;
@@ -555,6 +580,7 @@ function renderReplay() {
   $("replay-analysis").textContent = analysing ? analysisText(report, game.height, stones.length % 2 ? 2 : 1) : "";
   renderMoves($("replay-moves"), game.stones, game.height, replay.step, stepTo, (i) => replayNote(game, i));
   drawGraph($("replay-graph"), graphValues(game.width, game.height, game.rule_name, game.stones, null), replay.step, stepTo);
+  $("replay-graph-game").disabled = !live.connected || analysis.graphing !== null;
   $("first").disabled = $("prev").disabled = replay.step === 0;
   $("last").disabled = $("next").disabled = replay.step === total;
 }
@@ -601,6 +627,14 @@ $("play-prev").addEventListener("click", () => live.game && stepPlay(playStep(li
 $("play-next").addEventListener("click", () => live.game && stepPlay(playStep(live.game) + 1));
 $("play-last").addEventListener("click", () => stepPlay(Infinity));
 $("replay-analyze").addEventListener("change", renderReplay);
+$("play-graph-game").addEventListener("click", () => {
+  const game = live.game;
+  if (game) graphGame(game.width, game.height, game.rule_name, game.stones, "play-analyze");
+});
+$("replay-graph-game").addEventListener("click", () => {
+  const game = replay.game;
+  if (game) graphGame(game.width, game.height, game.rule_name, game.stones, "replay-analyze");
+});
 $("replay-show-line").addEventListener("change", renderReplay);
 $("load").addEventListener("change", (event) => { if (event.target.files[0]) loadFile(event.target.files[0]); event.target.value = ""; });
 $("runs").addEventListener("change", () => loadGames($("runs").value));
