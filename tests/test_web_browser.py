@@ -243,6 +243,14 @@ def open_with(page: Page, white: str, size: int, x: int, y: int) -> None:
     wait_stones(page, 1 if white == "human" else 2)
 
 
+def replayed(page: Page, record) -> int:
+    """Open tournament game `record` in Replay, at its end; its number of moves."""
+    page.click("#tab-replay")
+    page.locator(f'#games tbody tr[data-id="{record.game_id}"]').click()
+    wait_stones(page, len(record.moves), "replay-board")
+    return len(record.moves)
+
+
 def test_undo_takes_the_moves_search_and_line_with_it(page: Page) -> None:
     open_with(page, "monte", 9, 4, 4)
     page.wait_for_function("document.querySelector('#search').textContent.startsWith('monte: ')")
@@ -370,10 +378,7 @@ def test_analysis_shows_candidates_that_follow_the_position(page: Page) -> None:
 
 def test_analysis_follows_a_replayed_game(page: Page, runs: Path) -> None:
     record = read_jsonl(runs / "demo" / "games.jsonl")[0]
-    page.click("#tab-replay")
-    page.locator(f'#games tbody tr[data-id="{record.game_id}"]').click()
-    total = len(record.moves)
-    wait_stones(page, total, "replay-board")
+    total = replayed(page, record)
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     wait_stones(page, 1, "replay-board")
@@ -412,10 +417,7 @@ def test_the_panel_says_disconnected_when_the_server_stops(browser: Browser, mon
 
 def test_graph_the_game_fills_the_graph_of_a_replayed_game(page: Page, runs: Path) -> None:
     record = read_jsonl(runs / "demo" / "games.jsonl")[1]
-    page.click("#tab-replay")
-    page.locator(f'#games tbody tr[data-id="{record.game_id}"]').click()
-    total = len(record.moves)
-    wait_stones(page, total, "replay-board")
+    total = replayed(page, record)
     assert page.locator("#replay-graph circle.graph-point").count() == 0, "a tournament game: nothing known yet"
     page.click("#replay-graph-game")
     page.wait_for_function(f"document.querySelectorAll('#replay-graph circle.graph-point').length === {total + 1}",
