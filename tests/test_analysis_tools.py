@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from monte.analysis.notation import column_index, column_name, parse_moves, parse_point, parse_rule, point_name
+from monte.protocol.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
+                                     search_summary)
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg, to_png
 from monte.analysis.tournament_report import write_report
@@ -266,9 +267,10 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     assert (rapfi.depth, rapfi.seldepth, rapfi.eval, rapfi.nodes, rapfi.pv) == ("12", "18", "35", "123456",
                                                                                    ["7,7", "8,8"])
     # the board counts rows from the bottom; the evaluation becomes a win rate by the GUIs' logistic curve
-    assert rapfi.summary(15) == "depth 12-18  win rate 52.2%  123456 nodes  pv H8 I7"
+    assert search_summary(rapfi, 15) == "depth 12-18  win rate 52.2%  123456 nodes  pv H8 I7"
     mcts = parse_search_info("depth 9 seldepth 20 w 0.623 v 24353 pv 7,7 8,8")
-    assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win rate 62.3%  24353 visits  pv H8 I7"
+    assert mcts.winrate == pytest.approx(0.623)
+    assert search_summary(mcts, 15) == "depth 9-20  win rate 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
     assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]
@@ -281,10 +283,10 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
 
 def test_proofs_in_search_lines_read_as_win_in_n_and_a_forced_move_has_no_win_rate():
     proof = parse_search_info("MESSAGE depth 3-9 ev +M7 n 100 n/ms 0 tm 0 pv H8 I9")
-    assert proof.mate == 7 and proof.win_rate() == 1.0 and proof.summary(15).split("  ")[1] == "win in 4"
-    assert parse_search_info("depth 2-2 ev -M4 n 5 pv H8").summary(15).split("  ")[1] == "loss in 2"
+    assert proof.mate == 7 and proof.win_rate() == 1.0 and search_summary(proof, 15).split("  ")[1] == "win in 4"
+    assert search_summary(parse_search_info("depth 2-2 ev -M4 n 5 pv H8"), 15).split("  ")[1] == "loss in 2"
     forced = parse_search_info("MESSAGE depth 1-1 ev 0 n 0 n/ms 0 tm 0 pv H8")
-    assert forced.win_rate() is None and "win rate" not in forced.summary(15)
+    assert forced.win_rate() is None and "win rate" not in search_summary(forced, 15)
 
 
 def test_undo_against_an_engine_takes_back_the_pair_and_a_resignation_is_saved(tmp_path):

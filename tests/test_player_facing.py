@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from monte.analysis.evaluation import UNMEASURED_PLIES, evaluation_text, mate_plies, proof_text
+from monte.protocol.evaluation import UNMEASURED_PLIES, evaluation_text, mate_plies, proof_text
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg
 from monte.brain.board import BLACK, Board

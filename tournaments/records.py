@@ -16,7 +16,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from monte.analysis.notation import named_points
+from monte.protocol.notation import named_points
 
 LOG_NAME = "games.jsonl"  # a run's log of game records, one JSON object a line, in the run's folder
 

@@ -5,7 +5,7 @@ It reads one JSON object a line on stdin -- ``{"key": K, "width": W, "height": H
 to search that position (whatever it was searching is stopped first; with ``"graph": true``, every position of the
 game instead, briefly, for the win-rate graph), ``{"key": K, "stop": true}`` to stop -- and
 writes one JSON object a line on stdout for each report: the position's `key`, whether the search is `done`, the
-evaluation on the one scale (``analysis.evaluation``), the nodes, depth and seconds so far, and the top moves with
+evaluation on the one scale (``protocol.evaluation``), the nodes, depth and seconds so far, and the top moves with
 their win rates, proofs and lines. A finished position (a five, a full board) is reported as such and not searched.
 
 The search is the brain's public window (``brain.search_view.analyze``, with ``on_progress``), run in this process so
@@ -21,7 +21,7 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from monte.analysis.evaluation import evaluation_text
+from monte.protocol.evaluation import evaluation_text
 from monte.analysis.positions import winning_line
 from monte.brain.board import Board, IllegalMove
 from monte.brain.engine import MctsPlayer

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monte.analysis.notation import named_points, rule_name
+from monte.protocol.notation import named_points, rule_name
 from monte.analysis.positions import board_at, winning_line
 from monte.brain.board import Board
 from monte.protocol.search_info import parse_search_info
@@ -16,7 +16,7 @@ from monte.tournaments.referee import COLOR_NAMES, Ruling
 
 def search_view(line: str, height: int) -> dict[str, Any] | None:
     """An engine's search info (its last MESSAGE line) for the page: depth and nodes in a few words, the evaluation on
-    the one scale (``analysis.evaluation``: "win in N", "win rate 62.3%"), the win rate of the engine's side (None
+    the one scale (``protocol.evaluation``: "win in N", "win rate 62.3%"), the win rate of the engine's side (None
     when the line gives none), and the principal variation as the protocol's points (``protocol.search_info`` reads
     both ``x,y`` and the realtime format's letters)."""
     info = parse_search_info(line)
