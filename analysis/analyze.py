@@ -15,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from monte.protocol.evaluation import evaluation_text, percent
+from monte.protocol.evaluation import UNMEASURED_PLIES, evaluation_text, percent
 from monte.protocol.notation import line_names, point_name, rule_name
 from monte.analysis.positions import add_position_arguments, board_at, loaded, winning_line
 from monte.brain.board import BLACK, Board
@@ -105,6 +105,14 @@ def _verdict(result: Analysis, unknown: str = "no win rate (the search did not g
     return unknown
 
 
+def _note(result: Analysis) -> str:
+    """How the move was found, as the engine says it -- but a loss whose length it did not measure is "lost", not
+    the placeholder length the engine reports it with."""
+    if result.mate <= -UNMEASURED_PLIES:
+        return "lost"
+    return result.note
+
+
 def _proof(stats: MoveStats) -> str:
     return f"{stats.proof} ({stats.proof_by})" if stats.proof else ""
 
@@ -114,7 +122,7 @@ def _report(board: Board, stones: list[tuple[int, int, int]], result: Analysis) 
     h = board.height
     side = "black" if board.to_move == BLACK else "white"
     played = line_names([(x, y) for x, y, _ in stones], h) or "an empty board"
-    note = f" ({result.note})" if result.note else ""
+    note = f" ({_note(result)})" if result.note else ""
     lines = [f"{board.width}x{board.height} {rule_name(board.rule)}, {side} to move after {played}",
              f"Monte plays {point_name(*result.move, h)}{note}: {_verdict(result)}, "
              f"{result.iterations} iterations, {result.nodes} nodes in {result.seconds:.2f} s, depth {result.depth}",
@@ -133,7 +141,7 @@ def _growth_table(board: Board, budgets: list[int], rows: list[Analysis]) -> str
         best = result.moves[0] if result.moves else None
         share = f"{100 * best.visits / result.iterations:.0f}%" if best and result.iterations else "-"
         table.append([str(nodes), str(result.iterations), point_name(*result.move, h), _verdict(result, "-"),
-                      share, f"{result.seconds:.2f}", result.note or "", line_names(result.pv[:6], h)])
+                      share, f"{result.seconds:.2f}", _note(result), line_names(result.pv[:6], h)])
     return "\n".join(text_table(["nodes", "iterations", "move", "win rate", "visits", "seconds", "note", "pv"], table))
 
 

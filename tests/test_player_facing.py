@@ -101,6 +101,26 @@ def test_monte_analyze_says_win_in_n_and_loss_in_n(monte_executable, warm_pbrain
     assert "loss in 1" in lost.stdout and "fallback" not in lost.stdout and "1000 plies" not in lost.stdout
 
 
+def test_a_loss_of_unmeasured_length_is_not_shown_as_1000_plies():
+    from monte.analysis.analyze import _note
+    from monte.brain.search_view import Analysis
+
+    unmeasured = Analysis((0, 0), 0.0, "lost, longest defence (1000 plies)", 10, 10, 0.1, 1, [(0, 0)], [],
+                          mate=-UNMEASURED_PLIES)
+    assert _note(unmeasured) == "lost" and proof_text(unmeasured.mate) == "loss"
+    measured = Analysis((0, 0), 0.0, "lost, longest defence (6 plies)", 10, 10, 0.1, 1, [(0, 0)], [], mate=-6)
+    assert _note(measured) == "lost, longest defence (6 plies)" and proof_text(measured.mate) == "loss in 3"
+
+
+def test_the_hint_in_a_won_position_says_win_in_n(monte_executable, warm_pbrain, tmp_path):
+    moves = ["h8", "a1", "i8", "a2", "j8", "a3", "hint", "quit"]
+    result = subprocess.run([monte_executable, "play", "--black", "human", "--white", "human", "--time", "1"],
+                            input="\n".join(moves) + "\n", capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    hint = next(line for line in result.stdout.splitlines() if "hint: " in line)
+    assert "(win in 2" in hint and "%" not in hint, hint
+
+
 def test_a_finished_game_is_not_analysed(monte_executable):
     refused(run_monte(monte_executable, "analyze", FIVE), "the game is over: black made five (H8 I8 J8 K8 L8)")
 
