@@ -176,6 +176,23 @@ def test_the_analysis_reports_on_the_position_asked_for_and_goes_with_the_tab(gu
     wait_for(lambda: not any(alive(pid) for pid in workers), 30, "the analysis worker gone with the tab")
 
 
+def test_the_analysis_takes_a_slot_like_a_game_with_engines(gui: Gui) -> None:
+    async def script(ws, hello):
+        await ws.send_json({"type": "new", "black": "steady", "white": "human", **FAST})  # the server's one slot
+        await _state_where(ws, lambda game: len(game["stones"]) == 1)
+        await ws.send_json({"type": "analyze", "key": 1, "width": 9, "moves": [[4, 4]]})
+        assert "the analysis must wait" in (await _reply(ws, ("error",)))["message"]
+        await ws.send_json({"type": "stop"})
+        await _until_over(ws)
+        await ws.send_json({"type": "analyze", "key": 2, "width": 9, "moves": [[4, 4]]})
+        assert (await _reply(ws, ("analysis", "error"), timeout=120))["type"] == "analysis"
+        await ws.send_json({"type": "stop_analysis"})
+        await ws.send_json({"type": "new", "black": "steady", "white": "human", **FAST})  # the slot is back
+        assert (await _reply(ws, ("state", "error")))["type"] == "state"
+
+    asyncio.run(_session(gui, script))
+
+
 def test_a_page_from_another_site_cannot_connect(gui: Gui) -> None:
     async def script():
         async with aiohttp.ClientSession() as session:

@@ -1,8 +1,9 @@
 """A tab's analysis: the worker process (``web.analyst``) that searches the position the page shows, started with the
-first request, told each new position, and killed with the tab.
+first request, told each new position, and killed when the analysis is stopped or the tab goes.
 
 Each report it writes goes to the page as an ``analysis`` message, tagged with the key the page gave the position,
-so that the page draws only the reports of the position it shows.
+so that the page draws only the reports of the position it shows. The worker takes one of the server's slots for
+games with engines (``GameSlots``: it searches as hard as an engine) while it runs.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from monte.web.messages import Analyze
+from monte.web.messages import Analyze, BadMessage
+
+if TYPE_CHECKING:
+    from monte.web.table import GameSlots
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 WORKER = [sys.executable, "-m", "monte.web.analyst"]
@@ -21,8 +25,10 @@ WORKER = [sys.executable, "-m", "monte.web.analyst"]
 class Analyst:
     """The analysis worker of one tab (none until the page asks for an analysis)."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, slots: "GameSlots") -> None:
         self._send = send
+        self._slots = slots
+        self._holds_slot = False
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task | None = None
 
@@ -31,13 +37,12 @@ class Analyst:
         await self._tell({"key": request.key, "width": request.width, "height": request.height,
                           "rule": request.rule, "moves": [list(p) for p in request.moves], "graph": request.graph})
 
-    async def stop(self) -> None:
-        """Stop searching (the worker stays, ready for the next position)."""
-        if self._process is not None:
-            await self._tell({"stop": True})
-
     async def _tell(self, message: dict[str, Any]) -> None:
         if self._process is None or self._process.returncode is not None:
+            if not self._holds_slot and not self._slots.take():
+                raise BadMessage(f"{self._slots.limit} games with engines are running on this server already: the "
+                                 f"analysis must wait for one to end")
+            self._holds_slot = True
             self._process = await asyncio.create_subprocess_exec(
                 *WORKER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL, start_new_session=True, limit=1 << 20)
@@ -57,7 +62,7 @@ class Analyst:
             await self._send({"type": "analysis", **report})
 
     async def close(self) -> None:
-        """Kill the worker and reap it; safe to call more than once."""
+        """Stop the analysis: kill the worker, reap it and give back its slot; safe to call more than once."""
         process, self._process = self._process, None
         if process is not None and process.returncode is None:
             process.kill()
@@ -65,3 +70,6 @@ class Analyst:
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)
             self._reader = None
+        if self._holds_slot:
+            self._holds_slot = False
+            self._slots.give_back()

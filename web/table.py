@@ -81,7 +81,7 @@ class Table:
         self.driver: asyncio.Task | None = None
         self.thinking: tuple[int, float] | None = None  # the colour thinking and when it started (monotonic)
         self.searches: dict[int, dict[str, Any]] = {}  # the engines' search info, by the number of the move it chose
-        self.analyst = Analyst(send)  # Monte's analysis of the position the page shows, when asked for
+        self.analyst = Analyst(send, slots)  # Monte's analysis of the position the page shows, when asked for
         self.turn_started = time.monotonic()
 
     # --- the page's messages --------------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ class Table:
         if isinstance(command, Analyze):
             await self.analyst.search(command)
         elif isinstance(command, StopAnalysis):
-            await self.analyst.stop()
+            await self.analyst.close()
         elif isinstance(command, NewGame):
             await self._new_game(command)
         elif isinstance(command, Save):
