@@ -90,6 +90,7 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
     engine reports its progress, ``ThinkLimits.progress``), for a board that shows the search as it deepens."""
     player = player or MctsPlayer()
     player.new_game(board)
+    asked = limits
     if on_progress is not None:
         limits = replace(limits, progress=lambda info: on_progress(_so_far(board, player, info, top)))
     choice = player.choose(board, limits)
@@ -102,7 +103,7 @@ def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 
         return Analysis(move, 0.0, "lost", 0, 0, 0.0, 0, [move],
                         [MoveStats(move, 0, 0.0, 0.0, PROOF_LOSS, "refuted", [move])], mate=-2)
     if report.note == "forced" and report.mate == 0:  # one move saves the game: what matters is the position after
-        return _after_forced(board, move, limits, top, player)
+        return _after_forced(board, move, asked, player, on_progress)
     root = int(tree.meta[M_ROOT])
     moves = _root_moves(board, tree, root, report, move, player.last_refuted)[:max(top, 1)]
     return Analysis(move, report.winrate, report.note, report.nodes, player.last_nodes, report.seconds,
@@ -128,23 +129,28 @@ def _opponent_wins_after(board: Board, move: tuple[int, int]) -> bool:
     return any(after.judge(x, y) == MOVE_WINS for x, y in after.empty_cells())
 
 
-def _after_forced(board: Board, move: tuple[int, int], limits: ThinkLimits, top: int,
-                  player: MctsPlayer) -> Analysis:
+def _after_forced(board: Board, move: tuple[int, int], limits: ThinkLimits, player: MctsPlayer,
+                  on_progress: Callable[[Analysis], None] | None) -> Analysis:
     """The analysis of a forced move (the only one that does not lose at once): the position after it is searched
     from the opponent's side, under what is left of `limits`, and its verdict turned round, so that a forced block
-    gets a win rate and a forced line its proof, not the 50% of a search that never ran."""
+    gets a win rate and a forced line its proof, not the 50% of a search that never ran (its progress too)."""
     after = board.copy()
     after.play(*move)
     if after.is_full():
         return Analysis(move, 0.5, "forced", 0, 0, 0.0, 1, [move], [MoveStats(move, 0, 0.5, 1.0)])
-    reply = analyze(after, limits, top=1, player=player)
+    told = None if on_progress is None else (lambda so_far: on_progress(_turned(move, so_far)))
+    return _turned(move, analyze(after, limits, top=1, player=player, on_progress=told))
+
+
+def _turned(move: tuple[int, int], reply: Analysis) -> Analysis:
+    """The analysis of the forced `move` from that of the position after it (`reply`, the opponent's)."""
     mate = 0 if reply.mate == 0 else -reply.mate + (1 if reply.mate < 0 else -1)  # one ply longer, turned round
     winrate = 1.0 - reply.winrate
     pv = [move, *reply.pv]
     proof = PROOF_WIN if mate > 0 else PROOF_LOSS if mate < 0 else ""
     stats = MoveStats(move, reply.iterations, winrate, 1.0, proof, "forced" if proof else "", pv)
     return Analysis(move, winrate, "forced", reply.iterations, reply.nodes, reply.seconds, reply.depth + 1, pv,
-                    [stats][:max(top, 1)], mate=mate)
+                    [stats], mate=mate)
 
 
 def _winrate(tree: Tree, node: int) -> float:

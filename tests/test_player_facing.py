@@ -26,8 +26,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  
 
 OPEN_THREE = "h8 a1 i8 a2 j8 a3"
 """Black to move with an open three (H8 I8 J8): G8 or K8 makes an open four, a win in 2 (the four, then five)."""
-BLOCK = "h8 a1 i8 a2 j8"
-"""White to move against black's open three: white must block at G8 or K8, and the game goes on."""
+BLOCK = "a1 h8 a2 l12 a3 d13 a4"
+"""White to move against black's four A1-A4 on the edge: white must block at A5, the only move that does not lose at
+once, and the game goes on."""
 OPEN_FOUR = "h8 a1 i8 a2 j8 a3 k8"
 """White to move against black's open four: lost, black makes five next whatever white does (a loss in 1)."""
 FIVE = "h8 a1 i8 a2 j8 a3 k8 a4 l8"
@@ -81,9 +82,25 @@ def test_a_won_position_is_a_proven_win_not_fifty_percent():
 
 
 def test_a_forced_block_gets_the_win_rate_of_the_position_after_it():
-    result = analyze(board_at(load_game(BLOCK), 5), budget(3000))
-    assert result.move in [(6, 7), (10, 7)]
+    result = analyze(board_at(load_game(BLOCK), 7), budget(3000))
+    assert result.move == (0, 10) and result.note == "forced"
     assert result.iterations > 0 and result.winrate != 0.5 and result.mate <= 0
+    assert [m.move for m in result.moves] == [(0, 10)] and result.pv[0] == (0, 10)
+
+
+def test_the_progress_of_a_forced_block_is_the_block_turned_round():
+    """The web board's analysis hears the search as it deepens: for a forced move, the search after it, turned round."""
+    heard = []
+    limits = ThinkLimits.seconds(600.0)
+
+    def hear(so_far):  # the first report is enough: the search is stopped there, as the page stops it
+        heard.append(so_far)
+        limits.stop.set()
+
+    result = analyze(board_at(load_game(BLOCK), 7), limits, on_progress=hear)
+    assert heard, "a long search reports its progress"
+    assert all(a.move == (0, 10) and a.moves[0].move == (0, 10) and a.note == "forced" for a in heard)
+    assert result.move == (0, 10)
 
 
 def test_a_lost_position_is_a_loss_in_1_not_a_fallback():
