@@ -610,6 +610,16 @@ function showTab(name) {
   renderShown();  // the analysis follows the view shown
 }
 
+// The « ‹ › » buttons of each view (ids PREFIX + first, prev, next, last), made here once for both.
+for (const row of document.querySelectorAll(".steps[data-prefix]")) {
+  row.replaceChildren(...[["first", "first (Home)", "«"], ["prev", "back (←)", "‹"], ["next", "forward (→)", "›"],
+    ["last", "last (End)", "»"]].map(([id, title, text]) => {
+    const button = document.createElement("button");
+    Object.assign(button, { id: row.dataset.prefix + id, type: "button", title, textContent: text });
+    return button;
+  }));
+}
+
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-replay").addEventListener("click", () => { showTab("replay"); if (!$("runs").options.length) loadRuns(); });
 $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(); });
