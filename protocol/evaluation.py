@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-UNMEASURED_PLIES = 1000
-"""Plies the engine reports for a proven result whose length it did not find (``brain.engine``'s
-UNKNOWN_LOSS_PLIES): shown without a number."""
+from monte.brain.codes import UNKNOWN_LOSS_PLIES
+
+UNMEASURED_PLIES = UNKNOWN_LOSS_PLIES
+"""Plies the engine reports for a proven result whose length it did not find: shown without a number."""
 
 _MATE = re.compile(r"([+-])M(\d+)")
 

@@ -15,9 +15,8 @@ import pytest
 from monte.protocol.evaluation import UNMEASURED_PLIES, evaluation_text, mate_plies, proof_text
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg
-from monte.brain.board import BLACK, Board
 from monte.brain.player import ThinkLimits
-from monte.brain.search_view import PROOF_LOSS, PROOF_WIN, analyze
+from monte.brain.search_view import PROOF_WIN, analyze
 from monte.play.board_view import Look, draw_board
 from monte.small_games.spec import GAMES
 from monte.small_games.terminal import render
@@ -64,12 +63,6 @@ def test_proofs_are_counted_in_the_winners_stones_and_win_rates_in_percent():
     assert proof_text(-UNMEASURED_PLIES) == "loss" and proof_text(UNMEASURED_PLIES) == "win"
     assert evaluation_text(0.623) == "win rate 62.3%" and evaluation_text(1.0, 5) == "win in 3"
     assert mate_plies("+M7") == 7 and mate_plies("-M4") == -4 and mate_plies("35") is None
-
-
-def test_the_unmeasured_proof_length_is_the_engines():
-    from monte.brain.engine import UNKNOWN_LOSS_PLIES
-
-    assert UNMEASURED_PLIES == UNKNOWN_LOSS_PLIES
 
 
 # --- won, lost, forced, finished --------------------------------------------------------------------------------------
