@@ -7,6 +7,7 @@ through.
 
 from __future__ import annotations
 
+from monte.brain.codes import UNKNOWN_LOSS_PLIES
 from monte.brain.limits import SearchLimits
 from monte.brain.mcts import Tree
 from monte.brain.position import State
@@ -14,7 +15,6 @@ from monte.brain.root_filter import FILTER_SPLIT, root_children
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch
 
-UNKNOWN_LOSS_PLIES = 1000     # how long the opponent's win is taken to be when its VCT was not found
 
 
 def measure_defences(threats: ThreatSearch, st: State, tree: Tree, color: int, loss_plies: dict[int, int],

@@ -18,7 +18,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from monte.lab.judge import judge
+from monte.lab.position_judge import judge
 from monte.tournaments.openings import Opening, random_openings
 
 OPENINGS_DIR = Path(__file__).resolve().parent.parent / "tournaments" / "openings"

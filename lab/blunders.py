@@ -1,5 +1,5 @@
 """Blunder count: in positions where Monte once let a strong opponent's forced win in, does a brain's move still
-allow one? A judge (Rapfi at a fixed node count, ``monte.lab.judge``) says whether the position before the move was
+allow one? A judge (Rapfi at a fixed node count, ``monte.lab.position_judge``) says whether the position before the move was
 undecided and whether the position after it is a forced win for the opponent.
 
 ``build`` walks back through the games Monte lost (``games.jsonl`` files of the tournament runner) and keeps, per
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from monte.lab.judge import judge
+from monte.lab.position_judge import judge
 from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, GameSettings
 
 MIN_PLIES_AFTER_OPENING = 2   # positions before Monte's second move are the opening's, not Monte's

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from monte.lab import blunders
-from monte.lab.judge import Verdict
+from monte.lab.position_judge import Verdict
 
 GAME = {"pairing": ["monte", "rapfi"], "black": "monte", "white": "rapfi", "width": 15, "height": 15, "rule": 0,
         "opening": [[7, 7], [8, 8], [6, 6]], "winner": "rapfi", "termination": "five",

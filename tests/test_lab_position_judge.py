@@ -1,9 +1,9 @@
-"""The judge's reader (``monte.lab.judge``): Rapfi's realtime lines -- evaluations, mates and node counts with
+"""The judge's reader (``monte.lab.position_judge``): Rapfi's realtime lines -- evaluations, mates and node counts with
 their K/M suffixes -- read for the side to move. No engine is run here."""
 
 from __future__ import annotations
 
-from monte.lab.judge import MATE_SCORE, parse_verdict
+from monte.lab.position_judge import MATE_SCORE, parse_verdict
 
 
 def test_an_evaluation_and_a_node_count_with_a_suffix():
