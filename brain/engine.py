@@ -131,7 +131,7 @@ class MctsPlayer:
 
         threatened = threats.vct(st, 3 - color, threats.nodes_for(self.options.threat_share * thinking, limits),
                                  limits) >= 0 or threats.unknown
-        zone = threats.zone(st, 3 - color) if threatened else set()
+        zone = threats.zone(st, 3 - color, limits) if threatened else set()
         loss_plies = self.root_filter.filter(st, tree, color, threatened, zone,
                                              limits.now() + self.options.filter_share * thinking, ws, limits)
 
