@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -166,7 +167,7 @@ def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: 
     """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not (a cold
     one is 'compiled' by a stand-in that records the call in ``engine.calls``)."""
     monkeypatch.setattr(loading, "cache_is_warm", lambda: warm)
-    monkeypatch.setattr(loading, "compile_in_child", lambda: engine.calls.append("compile_in_child"))
+    monkeypatch.setattr(loading, "compile_in_children", lambda cap: engine.calls.append("compile_in_children"))
 
     def load() -> FakeEngine:
         assert gate.wait(WAIT_S)
@@ -189,7 +190,7 @@ def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_
         assert player.choose(board, ThinkLimits.seconds(5.0)).info.startswith("quick: ")
         gate.set()
         assert player.wait_loaded(WAIT_S) and player.engine is engine
-        assert engine.calls == ["compile_in_child", "warm_up", "new_game 15", "prepare 15 123000000"]
+        assert engine.calls == ["compile_in_children", "warm_up", "new_game 15", "prepare 15 123000000"]
         assert player.choose(board, ThinkLimits.seconds(5.0)).info == "engine"
         player.prepare(board, 5)  # from now on straight to the engine
         assert engine.calls[-1] == "prepare 15 5"
@@ -294,9 +295,29 @@ def test_a_brain_on_an_empty_cache_answers_ok_and_its_first_moves_while_it_compi
         assert not any(tmp_path.glob(f"*/{cachedir.WARM_MARKER}"))  # all of it before the compile ended
         brain.send("END")
         assert brain.process.wait(WAIT_S) == 0  # END does not wait for the compile either
+        assert wait_until(lambda: not group_alive(brain.process.pid))  # and the compile child died with the brain
     finally:
         brain.kill()
-        os.killpg(brain.process.pid, signal.SIGKILL)  # the compile child, which would otherwise finish its work
+        if group_alive(brain.process.pid):
+            os.killpg(brain.process.pid, signal.SIGKILL)
+
+
+def group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait_until(condition, timeout: float = WAIT_S) -> bool:
+    """Whether `condition()` comes true within `timeout` seconds (looked at every 50 ms)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def test_a_fresh_brain_on_a_warm_cache_hands_its_moves_to_the_compiled_engine(warm_pbrain):
