@@ -51,6 +51,8 @@ COMMANDS: list[Command] = [
             "monte.lab.bench_command"),
     Command("warmup", "compile (or load) every engine's numba kernels now, once per machine",
             "monte.lab.warmup_command"),
+    Command("package", "the brain as one zip that runs without Python, numpy or numba (needs PyInstaller)",
+            "monte.package_command"),
     Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
             "monte.lab.clock_command"),
     Command("play", "a game in the terminal: you against Monte (or any pbrain engine), two people, or two engines",
