@@ -20,9 +20,11 @@ callees are cached compiles with a fraction of that: so the next child goes on w
 less to hold, until every kernel is in the cache. A child killed with nothing new in the cache means a kernel that
 does not compile within the limit: the quick player then plays on.
 
-When the cache is warm, a move long enough waits for the engine for up to WAIT_SHARE of its time: the engine is
-usually ready by then, and the quick player needs only the rest. While the brain compiles, a move waits to its soft
-deadline (the engine's time) before the quick player answers, so that the compile gets the move's time. A brain told to load before it answers (the
+A move waits for the loading engine up to its soft deadline (the time the engine would search), as long as that leaves
+the quick player QUICK_RESERVE_SECONDS: from a warm cache the engine is usually ready by then (the Gomocup judge
+stops a brain right after START, so its whole start-up falls in its first move), and while the brain compiles, the
+move's time goes to the compile (a quick move takes a tenth of a second: answered at once, the compile would crawl
+under the judge, which lets it run only while the brain does). A brain told to load before it answers (the
 environment variable MONTE_LOAD_BEFORE_OK set to 1, as the tournament runner does) waits for a warm cache's engine at
 ``START`` instead -- about a second -- so that every move of its games is the engine's; from a cold cache it still
 answers at once.
@@ -51,10 +53,8 @@ from monte.brain.swap2 import evaluation_of
 
 log = logging.getLogger(__name__)
 
-WAIT_SHARE = 0.5
-"""The share of a move's time it may wait for an engine that is loading from a warm cache..."""
 QUICK_RESERVE_SECONDS = 0.25
-"""...as long as the quick player is left this much (a short move does not wait: the engine takes longer to load)."""
+"""What a move that waits for the loading engine leaves the quick player (a shorter move does not wait)."""
 POLL_SECONDS = 0.01
 """How often a waiting move looks at its stop flag and its time, and the loader at its compile child."""
 
@@ -114,8 +114,7 @@ class LoadingPlayer:
                 self._engine.prepare(board, max_memory)
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
-        """The engine's move if it is ready (or, from a warm cache, gets ready within WAIT_SHARE of the move's time);
-        else the quick player's."""
+        """The engine's move if it is ready (or gets ready before the move's soft deadline); else the quick player's."""
         engine = self._engine_in_time(limits)
         return (engine or self._quick).choose(board, limits)
 
@@ -154,16 +153,9 @@ class LoadingPlayer:
         return max(1, prepared[1] - MARGIN_BYTES) if prepared and prepared[1] > 0 else 0
 
     def _engine_in_time(self, limits: ThinkLimits) -> Player | None:
-        """The engine, waiting for it while it loads, as long as the quick player is left QUICK_RESERVE_SECONDS: from a
-        warm cache up to WAIT_SHARE of the move's time; while compiling, to the move's soft deadline -- the time the
-        engine would have searched goes to the compile child, which runs only while the brain does under the Gomocup
-        judge (a quick move takes a tenth of a second: answered at once, the compile would crawl)."""
-        now = time.monotonic()
-        left = max(0.0, limits.hard_deadline - now)
-        if self._cold.is_set():
-            give_up = min(limits.soft_deadline, limits.hard_deadline - QUICK_RESERVE_SECONDS)
-        else:
-            give_up = now + min(WAIT_SHARE * left, left - QUICK_RESERVE_SECONDS)
+        """The engine, waiting for it while it loads or compiles up to the move's soft deadline, as long as the quick
+        player is left QUICK_RESERVE_SECONDS (see the module docstring)."""
+        give_up = min(limits.soft_deadline, limits.hard_deadline - QUICK_RESERVE_SECONDS)
         return self._wait_for_engine(lambda: limits.stop.is_set() or time.monotonic() >= give_up, through_compile=True)
 
     def _wait_for_engine(self, give_up: Callable[[], bool], through_compile: bool = False) -> Player | None:

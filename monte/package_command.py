@@ -40,8 +40,9 @@ from PyInstaller.utils.hooks import collect_submodules
 a = Analysis([{entry!r}], pathex=[{site!r}], hiddenimports=collect_submodules("monte.brain") + collect_submodules("monte.protocol"),
              module_collection_mode={{"monte": "py"}}, excludes={excludes!r})
 pyz = PYZ(a.pure)
-exe = EXE(pyz, a.scripts, [], exclude_binaries=True, name={name!r}, console=True, strip={strip!r}, upx=False)
-coll = COLLECT(exe, a.binaries, a.datas, name={name!r}, strip={strip!r}, upx=False)
+# no strip: numpy's bundled OpenBLAS no longer loads once stripped ("ELF load command ... not page-aligned")
+exe = EXE(pyz, a.scripts, [], exclude_binaries=True, name={name!r}, console=True, upx=False)
+coll = COLLECT(exe, a.binaries, a.datas, name={name!r}, upx=False)
 """
 EXCLUDES = ["tkinter", "distributed", "dask", "aiohttp", "playwright", "pytest", "IPython", "scipy", "pandas",
             "matplotlib", "pexpect", "monte.web", "monte.tournaments", "monte.cluster", "monte.lab"]
@@ -82,8 +83,7 @@ def freeze(work: Path) -> Path:
     entry.write_text(ENTRY, encoding="utf-8")
     site = copy_sources(work / "site")
     spec = work / f"{NAME}.spec"
-    spec.write_text(SPEC.format(entry=str(entry), site=str(site), excludes=EXCLUDES, name=NAME,
-                                strip=sys.platform != "win32"), encoding="utf-8")
+    spec.write_text(SPEC.format(entry=str(entry), site=str(site), excludes=EXCLUDES, name=NAME), encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
                              "--distpath", str(work / "dist"), "--workpath", str(work / "build"), str(spec)],
                             stdin=subprocess.DEVNULL, capture_output=True, text=True)
