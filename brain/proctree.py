@@ -26,10 +26,20 @@ def _stat_fields(pid: int) -> list[str]:
     return text[text.rfind(")") + 2:].split()
 
 
+def state(pid: int) -> str:
+    """The state letter of `pid` (R running, S sleeping, T stopped, Z dead but not yet reaped, ...); "" when gone."""
+    fields = _stat_fields(pid)
+    return fields[0] if fields else ""
+
+
 def is_stopped(pid: int) -> bool:
     """Whether `pid` is stopped by a signal (state T), as a process the judge suspended is."""
-    fields = _stat_fields(pid)
-    return bool(fields) and fields[0] == "T"
+    return state(pid) == "T"
+
+
+def is_gone(pid: int) -> bool:
+    """Whether `pid` has ended (reaped, or dead and waiting to be)."""
+    return state(pid) in ("", "Z")
 
 
 def cpu_seconds(pid: int) -> float:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from monte.brain.board import MOVE_WINS, Board
 from monte.brain.player import ThinkLimits
-from monte.brain.proctree import cpu_seconds, descendants, tree_uss_bytes
+from monte.brain.proctree import cpu_seconds, descendants, is_gone, tree_uss_bytes
 from monte.brain.quick import QuickPlayer
 from monte.lab.clockcheck import PipeBrain
 
@@ -144,21 +144,10 @@ class SuspendingJudge:
 
 
 def _alive(pid: int, brain_process) -> bool:
+    """Whether `pid` lives (the brain, our child, is alive until it exits: its exit status is read)."""
     if pid == brain_process.pid:
         return brain_process.poll() is None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return not _is_zombie(pid)
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except (OSError, IndexError):
-        return True
+    return not is_gone(pid)
 
 
 def play(command: Sequence[str], moves: int, env: Mapping[str, str] | None = None, **options) -> JudgedRun:

@@ -15,9 +15,9 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
+from tournament_support import wait_for
 
 from monte.brain import cachedir, kernels, loading
 from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
@@ -295,7 +295,7 @@ def test_a_brain_on_an_empty_cache_answers_ok_and_its_first_moves_while_it_compi
         assert not any(tmp_path.glob(f"*/{cachedir.WARM_MARKER}"))  # all of it before the compile ended
         brain.send("END")
         assert brain.process.wait(WAIT_S) == 0  # END does not wait for the compile either
-        assert wait_until(lambda: not group_alive(brain.process.pid))  # and the compile child died with the brain
+        wait_for(lambda: not group_alive(brain.process.pid), "the compile child to die with the brain")
     finally:
         brain.kill()
         if group_alive(brain.process.pid):
@@ -307,16 +307,6 @@ def group_alive(group: int) -> bool:
         os.killpg(group, 0)
     except ProcessLookupError:
         return False
-    return True
-
-
-def wait_until(condition, timeout: float = WAIT_S) -> bool:
-    """Whether `condition()` comes true within `timeout` seconds (looked at every 50 ms)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
     return True
 
 

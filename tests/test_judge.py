@@ -16,12 +16,12 @@ import sys
 import time
 
 import pytest
+from tournament_support import wait_for
 
 from monte.brain import kernels, loading
-from monte.brain.proctree import cpu_seconds, descendants, is_stopped, tree_uss_bytes, uss_bytes
+from monte.brain.proctree import cpu_seconds, descendants, is_gone, is_stopped, tree_uss_bytes, uss_bytes
 from monte.lab.judge import play
 
-WAIT_S = 30.0  # a generous bound for processes on a busy machine; never a speed assertion
 MAX_MEMORY = 350 * 2**20
 STOPPED_CPU_S = 0.25
 
@@ -61,41 +61,23 @@ child.wait()
 """
 
 
-def wait_until(condition, timeout: float = WAIT_S) -> bool:
-    """Whether `condition()` comes true within `timeout` seconds (looked at every 20 ms)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
-def gone(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except OSError:
-        return True
-
-
 def test_a_compile_child_stops_while_its_parent_is_stopped_and_dies_with_it():
     parent = subprocess.Popen([sys.executable, "-c", PARENT, FOLLOWER], stdout=subprocess.PIPE, text=True)
     child = int(parent.stdout.readline())
     try:
-        assert wait_until(lambda: cpu_seconds(child) > 0.05)  # it runs
+        wait_for(lambda: cpu_seconds(child) > 0.05, "the child to run")
         os.kill(parent.pid, signal.SIGSTOP)
-        assert wait_until(lambda: is_stopped(child))
+        wait_for(lambda: is_stopped(child), "the child to stop with its parent")
         before = cpu_seconds(child)
         time.sleep(0.5)
         assert cpu_seconds(child) == before
         os.kill(child, signal.SIGCONT)  # what brain.loading does whenever it runs; the parent is still stopped...
-        assert wait_until(lambda: is_stopped(child))  # ...so the child stops again
+        wait_for(lambda: is_stopped(child), "the child to stop again")  # ...so it stops again
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait()
-        assert wait_until(lambda: gone(child))
+        wait_for(lambda: is_gone(child), "the child to die with its parent")
     finally:
-        if not gone(child):
+        if not is_gone(child):
             os.kill(child, signal.SIGKILL)
         parent.kill()
         parent.wait()
@@ -104,13 +86,13 @@ def test_a_compile_child_stops_while_its_parent_is_stopped_and_dies_with_it():
 def test_a_compile_child_over_the_memory_cap_is_killed_and_one_that_adds_nothing_ends_the_compile():
     with pytest.raises(MemoryError, match="within the memory limit"):
         loading.compile_in_children(lambda: 1)  # 1 byte: killed at the loader's first look
-    assert wait_until(lambda: all(gone(pid) for pid in descendants(os.getpid())))
+    wait_for(lambda: all(is_gone(pid) for pid in descendants(os.getpid())), "no child left")
 
 
 def test_the_judges_memory_figure_adds_up_the_unique_memory_of_a_process_and_its_descendants():
     child = subprocess.Popen([sys.executable, "-c", "import time; x = bytearray(64 * 2**20); time.sleep(60)"])
     try:
-        assert wait_until(lambda: uss_bytes(child.pid) > 64 * 2**20)
+        wait_for(lambda: uss_bytes(child.pid) > 64 * 2**20, "the child's 64 MiB")
         assert child.pid in descendants(os.getpid())
         assert tree_uss_bytes(os.getpid()) >= uss_bytes(os.getpid()) + 64 * 2**20
     finally:

@@ -1,8 +1,9 @@
 """``monte package``: the brain as one zip that runs with no Python, numpy or numba installed and no cache.
 
 Building the zip takes minutes (PyInstaller, then the frozen brain's compile of every kernel: 4-6 min on this 2-core
-machine under load), too long for every run of the suite: the whole package is tested when MONTE_TEST_PACKAGE=1
-(``.ci/run`` sets it; ``pytest -ra`` names the skipped test otherwise), and its pieces always -- the zip's layout,
+machine under load), too long for every run of the suite: the whole package is tested with MONTE_TEST_PACKAGE=1 in
+the environment and PyInstaller installed (``pip install '.[package]'``; ``pytest -ra`` names the test it skips
+otherwise), and its pieces always -- the zip's layout,
 the sources it freezes, the frozen brain's cache folder, portable code and compile children, and the cache locator
 that lets a cache compiled in one folder serve in another.
 """
