@@ -13,15 +13,16 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from monte.analysis.notation import line_names, point_name, rule_name
+from monte.protocol.notation import line_names, point_name, rule_name
 from monte.analysis.positions import add_position_arguments, board_at, loaded
-from monte.analysis.tree_dot import render_dot, tree_dot
-from monte.brain.search_view import Analysis, MoveStats, analyze
 from monte.brain.board import BLACK, Board
-from monte.brain.engine import MctsPlayer
 from monte.brain.player import ThinkLimits
 from monte.tournaments.report import text_table
+
+if TYPE_CHECKING:  # the search and its compiler load in run(): ``monte analyze --help`` stays light
+    from monte.brain.search_view import Analysis, MoveStats
 
 NO_TIME_LIMIT_S = 24 * 3600.0
 """How long a search under a node budget may take: the budget, not the clock, ends it."""
@@ -52,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     board = board_at(game, moves)
     if board.is_full():
         raise ValueError("the board is full: nothing to analyse")
+    from monte.analysis.tree_dot import render_dot, tree_dot
+    from monte.brain.engine import MctsPlayer
+    from monte.brain.search_view import analyze
+
     player = MctsPlayer()
     if budgets:
         rows = [analyze(board, _limits(0.0, nodes), top=1, player=player) for nodes in budgets]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monte.analysis.notation import parse_moves, parse_rule, parse_size
+from monte.protocol.notation import parse_moves, parse_rule, parse_size
 from monte.brain.board import Board, IllegalMove
 from monte.tournaments.records import SavedGame, read_jsonl, read_psq, read_sgf
 

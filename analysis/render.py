@@ -1,5 +1,5 @@
 """SVG pictures of positions and games, drawn by hand: a wooden board with its coordinates (as
-``analysis.notation`` writes them), the stones with their move numbers, the last move marked in red, and optionally
+``protocol.notation`` writes them), the stones with their move numbers, the last move marked in red, and optionally
 black's forbidden points under renju. No library is needed to write SVG; a PNG is made from it by ``rsvg-convert``
 when that tool is installed (``to_png``)."""
 
@@ -12,7 +12,7 @@ import sys
 from html import escape
 from pathlib import Path
 
-from monte.analysis.notation import column_name
+from monte.protocol.notation import column_name
 from monte.analysis.positions import add_position_arguments, board_at, loaded
 from monte.brain.board import BLACK
 from monte.brain.codes import RULE_RENJU

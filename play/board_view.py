@@ -1,4 +1,4 @@
-"""The board as text for the terminal: coordinates around it (``analysis.notation``: letters from A at the left,
+"""The board as text for the terminal: coordinates around it (``protocol.notation``: letters from A at the left,
 row 1 at the bottom), the last move marked, black's forbidden points crossed when black is to move under renju.
 
 Two looks: Unicode stones with colours for a terminal that has them, and plain ASCII (``X`` black, ``O`` white,
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from monte.analysis.notation import column_name
+from monte.protocol.notation import column_name
 from monte.brain.board import BLACK, EMPTY, WHITE, Board
 
 RESET, BOLD, RED, YELLOW, DIM = "\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[33m", "\x1b[2m"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monte.analysis.notation import point_name
+from monte.protocol.notation import point_name
 from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
 from monte.tournaments.records import GameRecord, SavedGame, Termination, to_psq, to_sgf
 from monte.tournaments.referee import COLOR_NAMES, Referee, Ruling

@@ -1,19 +1,20 @@
 """``monte games``: a person plays tic-tac-toe or Connect Four against the engine in a terminal.
 
-Self-contained (the board, the prompt and the engine's replies), so that it can become ``monte play --game`` later.
-The engine is the articles' plain UCT (``games.players.UctBot``), or perfect play for tic-tac-toe.
+Self-contained (the board, the prompt and the engine's replies); ``monte play --game`` runs it too. The engine is
+the articles' plain UCT (``small_games.players.UctBot``), or perfect play for tic-tac-toe.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
-from monte.brain.uct import UctSettings
-from monte.small_games.players import PerfectBot, SmallGamePlayer, UctBot
-from monte.small_games.spec import GAMES, Game
+from monte.small_games.spec import GAMES, SmallGame
+
+if TYPE_CHECKING:  # the players run compiled UCT: they load in engine_for, so ``monte games --help`` stays light
+    from monte.small_games.players import SmallGamePlayer
 
 HELP = "play tic-tac-toe or Connect Four against the engine in the terminal"
 
@@ -40,8 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the engine's random seed (default 1)")
 
 
-def engine_for(game: Game, args: argparse.Namespace) -> SmallGamePlayer:
+def engine_for(game: SmallGame, args: argparse.Namespace) -> SmallGamePlayer:
     """The engine the arguments ask for; ValueError says, in one line, what cannot be done."""
+    from monte.brain.uct import UctSettings
+    from monte.small_games.players import PerfectBot, UctBot
+
     if args.engine == "perfect":
         if game.gravity:
             raise ValueError("--engine perfect is for tic-tac-toe only: the Connect Four solver needs minutes to "
@@ -56,7 +60,7 @@ def engine_for(game: Game, args: argparse.Namespace) -> SmallGamePlayer:
     return UctBot(simulations, UctSettings(c, aware), name=f"UCT ({simulations} simulations)")
 
 
-def render(game: Game, board: Board) -> str:
+def render(game: SmallGame, board: Board) -> str:
     """The board as text, with the labels a person types moves with."""
     if game.gravity:
         head = " ".join(str(x + 1) for x in range(game.width))
@@ -67,7 +71,7 @@ def render(game: Game, board: Board) -> str:
     return "\n".join([head, *rows])
 
 
-def play(game: Game, engine: SmallGamePlayer, person_first: bool, seed: int, stdin: TextIO = sys.stdin,
+def play(game: SmallGame, engine: SmallGamePlayer, person_first: bool, seed: int, stdin: TextIO = sys.stdin,
          out: TextIO = sys.stdout) -> int:
     """One game in the terminal; returns the exit code (0 at the end of the game or when the person quits)."""
     board = game.new_board()

@@ -27,10 +27,15 @@ PROMPT = r"to move: "
 ENGINE_MOVE = re.compile(r"\((?:Monte|[\w-]+)\) played ([A-O]\d+) in")
 
 
-def spawn(monte: str, *args: str, tmp_path: Path) -> pexpect.spawn:
+def spawn(monte: str, *args: str, tmp_path: Path, **options) -> pexpect.spawn:
     """``monte play ARGS`` in a 120-column pseudo-terminal, in `tmp_path`."""
     return pexpect.spawn(monte, ["play", *args], cwd=str(tmp_path), encoding="utf-8", timeout=WAIT_S,
-                         dimensions=(50, 120))
+                         dimensions=(50, 120), **options)
+
+
+def _ignore_ctrl_c() -> None:
+    """As a shell without job control starts a background job (a script's ``pytest &``): SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def type_line(child: pexpect.spawn, text: str) -> None:
@@ -124,9 +129,11 @@ def _processes_with(marker: str) -> list[int]:
     return pids
 
 
-def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, warm_pbrain, tmp_path):
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
+def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, warm_pbrain, tmp_path, inherited):
     marker = f"--seed {os.getpid()}"  # the seed means nothing to Monte's search: it only marks the process
-    child = spawn(monte_executable, "--white", f"pbrain-monte {marker}", "--time", "30", tmp_path=tmp_path)
+    child = spawn(monte_executable, "--white", f"pbrain-monte {marker}", "--time", "30", tmp_path=tmp_path,
+                  preexec_fn=_ignore_ctrl_c if inherited == "ignored" else None)
     type_line(child, "h8")
     child.expect(r"white \(Monte\) thinking")
     engines = _processes_with(marker)
@@ -136,7 +143,7 @@ def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, war
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_S
     while _processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _processes_with(marker) == []

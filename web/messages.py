@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Union
 
-from monte.analysis.notation import RULES
+from monte.protocol.notation import RULES
 from monte.brain.board import MAX_SIZE, MIN_SIZE
 
 HUMAN = "human"

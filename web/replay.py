@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from monte.analysis.notation import rule_name
+from monte.protocol.notation import rule_name
 from monte.tournaments.records import LOG_NAME, GameRecord, SavedGame, Termination, read_jsonl
 from monte.web.views import saved_game_view
 

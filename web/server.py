@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from monte.analysis.notation import RULES, parse_rule
+from monte.protocol.notation import RULES, parse_rule
 from monte.analysis.positions import read_game_text
 from monte.tournaments.engines import EngineSpec
 from monte.web.replay import RunFolders, RunNotFound

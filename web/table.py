@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from monte.analysis.notation import rule_name
+from monte.protocol.notation import rule_name
 from monte.brain.board import BLACK, WHITE
 from monte.brain.codes import RULE_RENJU
 from monte.play.game import Game

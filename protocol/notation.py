@@ -3,12 +3,18 @@
 Columns are letters from A at the left (A..Z, then AA, AB... on boards wider than 26); rows are numbers from 1 at the
 bottom. On 15x15 the centre is H8. The protocol's ``x,y`` (0-based, x the column from the left, y the row from the
 top) is accepted too, so ``H8`` and ``7,7`` are the same point on 15x15: x = the column's index, y = height - row.
+Rules are named as people name them and numbered as the protocol's ``INFO rule`` numbers them.
+
+It lives with the protocol, below every tool that shows or reads a board (the search-info reader here, ``monte
+play``, ``monte analyze``, ``monte render``, the web board): each reaches it downward.
 """
 
 from __future__ import annotations
 
 import re
 from string import ascii_uppercase
+
+from monte.protocol.search_info import ReportedSearch
 
 _POINT = re.compile(r"([A-Za-z]+)(\d+)")
 _XY = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
@@ -105,3 +111,23 @@ def parse_size(text: str) -> tuple[int, int]:
         return int(width), int(height or width)
     except ValueError:
         raise ValueError(f"board size {text!r} is not N or WxH") from None
+
+
+def search_summary(info: ReportedSearch, height: int) -> str:
+    """An engine's search line as one short line for a status bar: depth, win rate or evaluation, nodes, and the
+    main line in the board's notation (rows from the bottom)."""
+    parts = []
+    if info.depth:
+        parts.append(f"depth {info.depth}" + (f"-{info.seldepth}" if info.seldepth else ""))
+    if info.winrate is not None:
+        parts.append(f"win {100 * info.winrate:.1f}%")
+    elif info.eval:
+        parts.append(f"ev {info.eval}")
+    count = info.visits or info.nodes
+    if count:
+        parts.append(f"{count} {'visits' if info.visits else 'nodes'}")
+    if info.pv:
+        names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
+                 for p in info.pv[:8]]
+        parts.append("pv " + " ".join(names))
+    return "  ".join(parts)
