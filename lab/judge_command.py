@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     except TimeoutError as exc:
         print(f"time fault: {exc}")
         return 1
+    except FileNotFoundError:
+        raise ValueError(f"cannot start {args.command[0]!r}: no such program") from None
     finally:
         if cache:
             shutil.rmtree(cache, ignore_errors=True)
