@@ -6,7 +6,8 @@ writable folder before anything is compiled; every compiled module imports ``nji
 happens first. A ``NUMBA_CACHE_DIR`` set by the user wins. The setting is made in numba's config, not in
 ``os.environ``: a program that imports the brain (the tournament runner) must not hand it down to the engines it
 starts, each of which (other revisions of Monte included) picks the folder for its own sources. The folder is
-``brain.cachedir.BRAIN_CACHE_DIR``, one per source version.
+``brain.cachedir.BRAIN_CACHE_DIR``, one per source version. What the brain takes from numba beyond its public
+interface comes through ``brain.numba_private``.
 
 numba files a function's cache under a folder named after the absolute path of its source's folder, stamped with a
 hash of the source (of the executable, in a frozen program): a cache compiled in one folder is not found in
@@ -26,16 +27,15 @@ import numpy as np
 
 import numba
 
-from numba.core import caching
-
 from monte.brain.cachedir import BRAIN_CACHE_DIR, SOURCE_FINGERPRINT
+from monte.brain.numba_private import CacheLocator, add_cache_locator  # compiles nothing: before the set-up is fine
 
 BRAIN_FOLDER = Path(__file__).resolve().parent
 KERNELS = "kernels"
 """The subfolder of the brain's cache folder that holds numba's files."""
 
 
-class BrainCacheLocator(caching._CacheLocator):
+class BrainCacheLocator(CacheLocator):
     """numba's cache of a function of the brain: in ``BRAIN_CACHE_DIR/kernels``, stamped with the sources'
     fingerprint (see the module docstring)."""
 
@@ -66,12 +66,11 @@ class BrainCacheLocator(caching._CacheLocator):
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes
-    _cache_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # older numba: _CacheImpl
-    if BrainCacheLocator not in _cache_impl._locator_classes:
-        _cache_impl._locator_classes.insert(0, BrainCacheLocator)
+    add_cache_locator(BrainCacheLocator)
 
 from numba import typeof, types  # noqa: E402  (must follow the cache set-up above)
-from numba.core.dispatcher import Dispatcher  # noqa: E402
+
+from monte.brain.numba_private import Dispatcher, njit_without_refcounts, shared_read  # noqa: E402
 
 
 def njit(*args, **options):
@@ -109,8 +108,8 @@ def kernel(function):
     Without the GIL (``nogil``), Python threads run while a search does: the protocol's reader thread acts on END and
     YXSTOP at once, and a timer can stop the search at its deadline (``brain.limits``).
     """
-    return numba.njit(cache=True, _nrt=False, nogil=True)(function)
+    return njit_without_refcounts(function, cache=True, nogil=True)
 
 
-__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "BRAIN_CACHE_DIR", "BoolArray", "Int8Array",
-           "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]
+__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "shared_read", "BRAIN_CACHE_DIR", "BoolArray",
+           "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

@@ -43,6 +43,19 @@ def point_name(x: int, y: int, height: int) -> str:
     return f"{column_name(x)}{height - y}"
 
 
+_PROTOCOL_POINT = re.compile(r"\b(\d+),(\d+)\b")
+
+
+def named_points(text: str, width: int, height: int) -> str:
+    """`text` with the protocol's ``x,y`` points on a `width` x `height` board written as people write them
+    (``black made five with 11,12`` -> ``... with L3`` on 15x15); points off the board are left as they are."""
+    def name(found: re.Match) -> str:
+        x, y = int(found.group(1)), int(found.group(2))
+        return point_name(x, y, height) if x < width and y < height else found.group(0)
+
+    return _PROTOCOL_POINT.sub(name, text)
+
+
 def line_names(points: list[tuple[int, int]], height: int) -> str:
     """Points as names, separated by spaces (a principal variation, a game's moves)."""
     return " ".join(point_name(x, y, height) for x, y in points)
@@ -114,15 +127,14 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def search_summary(info: ReportedSearch, height: int) -> str:
-    """An engine's search line as one short line for a status bar: depth, win rate or evaluation, nodes, and the
-    main line in the board's notation (rows from the bottom)."""
+    """An engine's search line as one short line for a status bar: depth, the evaluation on the one scale
+    (``protocol.evaluation``), nodes, and the main line in the board's notation (rows from the bottom)."""
     parts = []
     if info.depth:
         parts.append(f"depth {info.depth}" + (f"-{info.seldepth}" if info.seldepth else ""))
-    if info.winrate is not None:
-        parts.append(f"win {100 * info.winrate:.1f}%")
-    elif info.eval:
-        parts.append(f"ev {info.eval}")
+    evaluation = info.evaluation()  # the one scale: "win in N", "win rate 62.3%"
+    if evaluation:
+        parts.append(evaluation)
     count = info.visits or info.nodes
     if count:
         parts.append(f"{count} {'visits' if info.visits else 'nodes'}")

@@ -38,8 +38,9 @@ class SmallGame:
         return Board(self.width, self.height, k=self.k, gravity=self.gravity)
 
     def move_name(self, x: int, y: int) -> str:
-        """How the move on (x, y) is written."""
-        return str(x + 1) if self.gravity else f"{chr(ord('a') + x)}{y + 1}"
+        """How the move on (x, y) is written: a column number with gravity, else a column letter and a row
+        number counted from the bottom (row 1 is the lowest, as on a Gomoku board and in ``monte play``)."""
+        return str(x + 1) if self.gravity else f"{chr(ord('a') + x)}{self.height - y}"
 
     def parse_move(self, text: str, board: Board) -> tuple[int, int]:
         """The (x, y) a person's `text` names on `board`; IllegalMove says, in one line, what is wrong with it."""
@@ -57,7 +58,7 @@ class SmallGame:
                 or not 1 <= int(text[1:]) <= self.height):
             raise IllegalMove(f"{text!r} is not a cell: give a column letter and a row number, "
                               f"a1 to {last}{self.height}")
-        x, y = ord(text[0]) - ord("a"), int(text[1:]) - 1
+        x, y = ord(text[0]) - ord("a"), self.height - int(text[1:])
         if not board.is_empty(x, y):
             raise IllegalMove(f"{text} is taken")
         return x, y

@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from monte.protocol.evaluation import percent
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
 from monte.small_games.spec import GAMES, SmallGame
 
@@ -61,13 +62,14 @@ def engine_for(game: SmallGame, args: argparse.Namespace) -> SmallGamePlayer:
 
 
 def render(game: SmallGame, board: Board) -> str:
-    """The board as text, with the labels a person types moves with."""
+    """The board as text, with the labels a person types moves with (rows numbered from the bottom)."""
     if game.gravity:
         head = " ".join(str(x + 1) for x in range(game.width))
         rows = [" ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
         return "\n".join([head, *rows])
     head = "   " + " ".join(chr(ord("a") + x) for x in range(game.width))
-    rows = [f"{y + 1:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
+    rows = [f"{game.height - y:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width))
+            for y in range(game.height)]
     return "\n".join([head, *rows])
 
 
@@ -97,7 +99,7 @@ def play(game: SmallGame, engine: SmallGamePlayer, person_first: bool, seed: int
         else:
             x, y = engine.choose(board)
             value = getattr(engine, "last_value", None)
-            said = f" (its win rate {value:.2f})" if value is not None else ""
+            said = f" (its win rate {percent(value)})" if value is not None else ""
             print(f"engine plays {game.move_name(x, y)}{said}", file=out)
         verdict = board.play(x, y)
         print(render(game, board), file=out)

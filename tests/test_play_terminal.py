@@ -24,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  
 WAIT_S = 30.0
 FAKE_BRAIN = Path(__file__).parent / "fakes" / "fake_brain.py"
 PROMPT = r"to move: "
-ENGINE_MOVE = re.compile(r"\((?:Monte|[\w-]+)\) played ([A-O]\d+) in")
+ENGINE_MOVE = re.compile(r"\((?:Monte|[\w-]+)[^)]*\) played ([A-O]\d+) in")
 
 
 def spawn(monte: str, *args: str, tmp_path: Path, **options) -> pexpect.spawn:
@@ -135,7 +135,7 @@ def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, war
     child = spawn(monte_executable, "--white", f"pbrain-monte {marker}", "--time", "30", tmp_path=tmp_path,
                   preexec_fn=_ignore_ctrl_c if inherited == "ignored" else None)
     type_line(child, "h8")
-    child.expect(r"white \(Monte\) thinking")
+    child.expect(r"white \(Monte --seed \d+\) thinking")
     engines = _processes_with(marker)
     assert engines, "the engine should be running while it thinks"
     child.sendintr()
@@ -155,7 +155,7 @@ def test_a_crashing_engine_loses_with_the_reason_named(monte_executable, tmp_pat
     type_line(child, "h8")
     child.expect(ENGINE_MOVE)
     type_line(child, "a1")
-    child.expect(r"Game over: black \(you\) wins: white \(fake-crash\): .*exited with code 3")
+    child.expect(r"Game over: black \(you\) wins: white \(fake-crash --mode crash --at 2\): .*exited with code 3")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -167,4 +167,4 @@ def test_two_engines_play_a_game_to_its_end_and_save_it(monte_executable, warm_p
     assert result.returncode == 0, result.stderr
     assert re.search(r"Game over: black \(Monte\) wins: five in a row with [A-I]\d\.", result.stdout)
     saved = (tmp_path / "ai.psq").read_text().splitlines()
-    assert saved[0].startswith("Piskvorky 9x9") and saved[-2:] == ["Monte", "Monte"]
+    assert saved[0].startswith("Piskvorky 9x9") and saved[-2:] == ["Monte", "Monte --engine random"]
