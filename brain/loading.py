@@ -48,7 +48,7 @@ from monte.brain.board import Board
 from monte.brain.cachedir import cache_is_warm, compiled_count
 from monte.brain.memory import MARGIN_BYTES
 from monte.brain.player import MoveChoice, Player, ThinkLimits
-from monte.brain.proctree import age_seconds, tree_uss_bytes
+from monte.brain.proctree import tree_uss_bytes
 from monte.brain.swap2 import evaluation_of
 
 log = logging.getLogger(__name__)
@@ -62,10 +62,8 @@ POLL_SECONDS = 0.01
 class LoadingPlayer:
     """The engine `load` makes, once loaded; the `quick` player until then (see the module docstring)."""
 
-    def __init__(self, name: str, load: Callable[[], Player], quick: Player, load_before_ok: bool = False,
-                 started: float | None = None) -> None:
-        """`load_before_ok`: the first ``warm_up`` returns only once a warm cache's engine is loaded. `started`: when
-        the process started (``time.monotonic()``; default: read from the system, else now)."""
+    def __init__(self, name: str, load: Callable[[], Player], quick: Player, load_before_ok: bool = False) -> None:
+        """`load_before_ok`: the first ``warm_up`` returns only once a warm cache's engine is loaded."""
         self.name = name
         self._load = load
         self._quick = quick
@@ -79,10 +77,7 @@ class LoadingPlayer:
         self._loaded = threading.Event()
         """Set when the loader is done, with an engine or without one (it failed)."""
         self._cold = threading.Event()
-        """Set when the loader found the cache cold: it compiles in children."""
-        self._born = time.monotonic() - age_seconds(os.getpid()) if started is None else started
-        self._moved = False
-        """Whether this process has chosen a move yet."""
+        """Set when the loader found the cache cold: it compiles, so no move waits for it."""
 
     @property
     def engine(self) -> Player | None:
@@ -159,14 +154,8 @@ class LoadingPlayer:
 
     def _engine_in_time(self, limits: ThinkLimits) -> Player | None:
         """The engine, waiting for it while it loads or compiles up to the move's soft deadline, as long as the quick
-        player is left QUICK_RESERVE_SECONDS (see the module docstring). The first move of the process waits that long
-        counted from the process's start: the Gomocup judge times it from the moment it resumes a brain it stopped
-        right after START, so the brain's start-up is part of it."""
-        now = time.monotonic()
+        player is left QUICK_RESERVE_SECONDS (see the module docstring)."""
         give_up = min(limits.soft_deadline, limits.hard_deadline - QUICK_RESERVE_SECONDS)
-        if not self._moved:
-            give_up = min(give_up, self._born + (give_up - now))
-            self._moved = True
         return self._wait_for_engine(lambda: limits.stop.is_set() or time.monotonic() >= give_up, through_compile=True)
 
     def _wait_for_engine(self, give_up: Callable[[], bool], through_compile: bool = False) -> Player | None:

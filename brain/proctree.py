@@ -11,7 +11,6 @@ Everywhere else (no /proc) every figure is 0 and no process is ever seen stopped
 from __future__ import annotations
 
 import os
-import time
 
 PROC = "/proc"
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -47,14 +46,6 @@ def cpu_seconds(pid: int) -> float:
     """The CPU time (user + system) `pid` has used so far; 0 when it is gone."""
     fields = _stat_fields(pid)
     return (int(fields[11]) + int(fields[12])) / _TICKS if len(fields) > 12 else 0.0
-
-
-def age_seconds(pid: int) -> float:
-    """How long ago `pid` started (its start time since boot, against the boot-time clock); 0 when unknown."""
-    fields = _stat_fields(pid)
-    if len(fields) <= 19 or not hasattr(time, "CLOCK_BOOTTIME"):
-        return 0.0
-    return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / _TICKS)
 
 
 def uss_bytes(pid: int) -> int:

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 from tournament_support import wait_for
@@ -164,7 +163,7 @@ class FakeEngine:
 
 
 def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: bool, monkeypatch,
-                   load_before_ok: bool = False, age: float = 0.0) -> LoadingPlayer:
+                   load_before_ok: bool = False) -> LoadingPlayer:
     """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not (a cold
     one is 'compiled' by a stand-in that records the call in ``engine.calls``)."""
     monkeypatch.setattr(loading, "cache_is_warm", lambda: warm)
@@ -176,7 +175,7 @@ def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: 
             raise engine
         return engine
 
-    return LoadingPlayer("fake", load, QuickPlayer(), load_before_ok=load_before_ok, started=time.monotonic() - age)
+    return LoadingPlayer("fake", load, QuickPlayer(), load_before_ok=load_before_ok)
 
 
 def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_the_game(monkeypatch):
@@ -221,20 +220,6 @@ def test_told_to_load_before_ok_a_brain_waits_for_a_warm_cache_only(monkeypatch,
     try:
         player.warm_up()
         assert player.engine is (engine if warm else None)
-    finally:
-        gate.set()
-        kernels.release()
-
-
-def test_the_first_move_of_a_process_counts_its_wait_from_the_process_start(monkeypatch):
-    engine, gate = FakeEngine(), threading.Event()
-    # a process a minute old: under the judge, its whole start-up falls in its first move
-    player = loading_player(engine, gate, warm=True, monkeypatch=monkeypatch, age=60.0)
-    player.warm_up()
-    threading.Timer(1.0, gate.set).start()  # loaded a second later: the first move does not wait for it...
-    try:
-        assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info.startswith("quick: ")
-        assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info == "engine"  # ...the next ones do
     finally:
         gate.set()
         kernels.release()
