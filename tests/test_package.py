@@ -52,7 +52,8 @@ def test_a_frozen_brain_keeps_its_cache_in_its_own_folder_and_compiles_for_a_gen
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", str(tmp_path / "pbrain-monte"))
     monkeypatch.delenv("MONTE_CACHE_DIR", raising=False)
-    monkeypatch.delenv("NUMBA_CPU_NAME", raising=False)
+    # a copy of the environment: what use_portable_code sets must not reach the tests that run after this one
+    monkeypatch.setattr(os, "environ", {key: value for key, value in os.environ.items() if key != "NUMBA_CPU_NAME"})
     assert cachedir.cache_dir("abc") == str(tmp_path / cachedir.FROZEN_CACHE / "numba-abc")
     brain_main.use_portable_code()
     assert os.environ["NUMBA_CPU_NAME"] == "generic"
