@@ -30,6 +30,7 @@ from monte.brain.mcts import (
 from monte.brain.player import MoveChoice, SearchInfo, ThinkLimits
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.settings import Options, Params
+from monte.brain.timecontrol import LeaderWatch, MoveBudget, leader_safe, stop_after
 from monte.brain.threats import Workspace, find_vcf, new_workspace, opponent_vcf_after
 from monte.brain.vct import V_PLIES, V_RESULT, clear_vct_space, find_vct, new_vct_space, proof_cells
 from monte.brain.warmup import warm_up
@@ -342,9 +343,12 @@ class MctsPlayer:
              progress: Callable[[int], None]) -> int:
         """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check,
         which runs only when the opponent threatens one, and for the reply). Only when a match clock makes time worth
-        saving (the soft deadline comes before the hard one) does a clear choice stop at the soft deadline, or a
-        settled one earlier: otherwise the time left is worth more to the search -- its tree is kept for the next
-        move -- than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far."""
+        saving (the soft deadline comes before the hard one) does the search stop sooner: at the time
+        ``brain.timecontrol.stop_after`` gives after each slice -- the soft deadline for a clear, steady favourite,
+        more when it keeps changing, its value falls or the opponent threatens (`threatened`) -- or as soon as the
+        favourite can no longer be overtaken by then (``leader_safe``). Otherwise the time left is worth more to the
+        search -- its tree is kept for the next move -- than to nobody. Every PROGRESS_SECONDS of a long search,
+        `progress` is told the iterations so far."""
         ws = self._workspace_for(st)
         next_report = time.monotonic() + PROGRESS_SECONDS
         root = int(tree.meta[M_ROOT])
@@ -352,11 +356,16 @@ class MctsPlayer:
         reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now) if threatened else 0.0)
         last_call = limits.hard_deadline - reserve
         saving = limits.soft_deadline < last_call
+        budget = MoveBudget(limits.soft_deadline - limits.started, last_call - limits.started)
+        watch = LeaderWatch()
         batch = 64
         total = 0
         while not limits.expired() and tree.proven[root] == 0:
             t0 = limits.now()
-            deadline = limits.soft_deadline if saving and self._clear(tree, root) else last_call
+            deadline = last_call
+            if saving:
+                deadline = limits.started + stop_after(budget, clear=self._clear(tree, root), critical=threatened,
+                                                       leader_changes=watch.changes, value_drop=watch.value_drop)
             if t0 >= deadline:
                 break
             done = int(search(st, tree, color, batch, self.params, ws, self._vct_space, limits.array))
@@ -366,8 +375,14 @@ class MctsPlayer:
             spent = limits.now() - t0
             rate = done / spent if spent > 0 else batch * 100.0
             batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-            if saving and self._settled(tree, root, rate * max(0.0, deadline - limits.now())):
-                break
+            if saving:
+                best, second = self._ranked(tree, root)
+                if second < 0:
+                    break
+                best_visits = int(tree.visits[best])
+                watch.look(best, best_visits, float(tree.wsum[best]) / max(best_visits, 1))
+                if leader_safe(best_visits, int(tree.visits[second]), rate, deadline - limits.now()):
+                    break
             if time.monotonic() >= next_report:
                 progress(total)
                 next_report += PROGRESS_SECONDS
@@ -394,13 +409,6 @@ class MctsPlayer:
         qb = tree.wsum[best] / max(vb, 1)
         qs = tree.wsum[second] / vs
         return vb >= self.options.clear_visit_ratio * vs and qb >= qs - self.options.clear_value_slack
-
-    def _settled(self, tree: Tree, root: int, iterations_left: float) -> bool:
-        """Whether the most-visited root move can no longer be overtaken in the time left."""
-        best, second = self._ranked(tree, root)
-        if second < 0:
-            return True
-        return bool(tree.visits[best] - tree.visits[second] > iterations_left)
 
     def _report(self, board: Board, st: State, tree: Tree, started: float, iterations: int, move: int,
                 note: str, line: list[tuple[int, int]] | None = None, mate: int = 0) -> MoveChoice:
