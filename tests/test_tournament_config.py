@@ -138,28 +138,20 @@ def test_an_engine_flag_replacing_a_file_engine_keeps_its_clock(tmp_path):
     assert (me.command, me.clock) == (("/opt/me",), EngineClock(3000, 0))
 
 
-@pytest.mark.parametrize("flag, message", [
-    ("z=100", "--clock 'z=100': there is no engine 'z'"),
-    ("x", "--clock 'x': write NAME=TURN_MS"),
-    ("x=fast", "--clock 'x=fast': write NAME=TURN_MS"),
-    ("x=100/-5", "--clock 'x=100/-5': write NAME=TURN_MS"),
-    ("x=0/0", "[[engine]] (x) timeout_turn_ms: must be > 0 when its timeout_match_ms is 0"),
+@pytest.mark.parametrize("flag, value, message", [
+    ("--clock", "z=100", "--clock 'z=100': there is no engine 'z'"),
+    ("--clock", "x", "--clock 'x': write NAME=TURN_MS"),
+    ("--clock", "x=fast", "--clock 'x=fast': write NAME=TURN_MS"),
+    ("--clock", "x=100/-5", "--clock 'x=100/-5': write NAME=TURN_MS"),
+    ("--clock", "x=0/0", "[[engine]] (x) timeout_turn_ms: must be > 0 when its timeout_match_ms is 0"),
+    ("--info", "z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
+    ("--info", "x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),
+    ("--info", "x:rule=4", "info.rule: the runner sends INFO rule itself"),
+    ("--info", "x:max_node=", "info.max_node: must be a non-empty string on one line"),
+    ("--info", "x:max node=1", "info key 'max node': must be a word"),
 ])
-def test_a_bad_clock_flag_is_one_line_naming_it(flag, message, capsys):
-    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", "--clock", flag]) == cli.EXIT_USAGE
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err
-
-
-@pytest.mark.parametrize("flag, message", [
-    ("z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
-    ("x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),
-    ("x:rule=4", "info.rule: the runner sends INFO rule itself"),
-    ("x:max_node=", "info.max_node: must be a non-empty string on one line"),
-    ("x:max node=1", "info key 'max node': must be a word"),
-])
-def test_a_bad_info_flag_is_one_line_naming_it(flag, message, capsys):
-    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", "--info", flag]) == cli.EXIT_USAGE
+def test_a_bad_info_or_clock_flag_is_one_line_naming_it(flag, value, message, capsys):
+    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", flag, value]) == cli.EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
 
