@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from string import ascii_uppercase
 
+from monte.protocol.search_info import SearchInfo
+
 _POINT = re.compile(r"([A-Za-z]+)(\d+)")
 _XY = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
 
@@ -105,3 +107,23 @@ def parse_size(text: str) -> tuple[int, int]:
         return int(width), int(height or width)
     except ValueError:
         raise ValueError(f"board size {text!r} is not N or WxH") from None
+
+
+def search_summary(info: SearchInfo, height: int) -> str:
+    """An engine's search line as one short line for a status bar: depth, win rate or evaluation, nodes, and the
+    main line in the board's notation (rows from the bottom)."""
+    parts = []
+    if info.depth:
+        parts.append(f"depth {info.depth}" + (f"-{info.seldepth}" if info.seldepth else ""))
+    if info.winrate is not None:
+        parts.append(f"win {100 * info.winrate:.1f}%")
+    elif info.eval:
+        parts.append(f"ev {info.eval}")
+    count = info.visits or info.nodes
+    if count:
+        parts.append(f"{count} {'visits' if info.visits else 'nodes'}")
+    if info.pv:
+        names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
+                 for p in info.pv[:8]]
+        parts.append("pv " + " ".join(names))
+    return "  ".join(parts)

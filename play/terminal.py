@@ -15,7 +15,8 @@ import sys
 import time
 from typing import IO, TextIO
 
-from monte.analysis.notation import line_names, parse_point, parse_rule, parse_size, point_name, rule_name
+from monte.analysis.notation import (line_names, parse_point, parse_rule, parse_size, point_name, rule_name,
+                                     search_summary)
 from monte.analysis.positions import load_game
 from monte.brain.board import BLACK, WHITE
 from monte.brain.codes import RULE_RENJU
@@ -191,7 +192,7 @@ class Match:
 
     def _search_info(self, seat: EngineSeat) -> str:
         info = parse_search_info(seat.latest_chat)
-        return info.summary(self.game.board.height) if info else ""
+        return search_summary(info, self.game.board.height) if info else ""
 
     def _read(self, prompt: str) -> str | None:
         """A line from the person (with line editing and history on a terminal), or None at the end of input."""

@@ -7,7 +7,7 @@ Rapfi's realtime alpha-beta line ``depth 12-18 ev 35 n 123456 n/ms 300 tm 1200 p
 
 Points in a line come as the protocol's ``x,y`` or in the realtime format's notation, a letter for the column and
 ``y + 1`` for the row counted from the top (Rapfi writes the protocol's 8,7 as ``I8``; so does Monte). The reader
-turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``analysis.notation``), so
+turns the latter into ``x,y``: the board the person sees labels rows from the bottom (``monte.analysis.notation``), so
 the letters cannot be shown as they were written.
 """
 
@@ -16,9 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from monte.analysis.notation import point_name
 
-_XY = re.compile(r"(\d+),(\d+)")
 _MOVE = re.compile(r"\d+,\d+|[A-Za-z]\d{1,2}")
 _REALTIME_POINT = re.compile(r"([A-Za-z])(\d{1,2})")
 _KEYS = {"depth": "depth", "seldepth": "seldepth", "ev": "eval", "w": "winrate", "winrate": "winrate",
@@ -40,25 +38,8 @@ class SearchInfo:
     speed: str | None = None
     time: str | None = None
     pv: list[str] = field(default_factory=list)
-    """The protocol's ``x,y`` points (realtime-format points converted); ``summary`` names them as the board does."""
-
-    def summary(self, height: int) -> str:
-        """One short line for the status bar: depth, win rate or evaluation, nodes, line."""
-        parts = []
-        if self.depth:
-            parts.append(f"depth {self.depth}" + (f"-{self.seldepth}" if self.seldepth else ""))
-        if self.winrate is not None:
-            parts.append(f"win {100 * self.winrate:.1f}%")
-        elif self.eval:
-            parts.append(f"ev {self.eval}")
-        count = self.visits or self.nodes
-        if count:
-            parts.append(f"{count} {'visits' if self.visits else 'nodes'}")
-        if self.pv:
-            names = [point_name(int(m.group(1)), int(m.group(2)), height) if (m := _XY.fullmatch(p)) else p
-                     for p in self.pv[:8]]
-            parts.append("pv " + " ".join(names))
-        return "  ".join(parts)
+    """The protocol's ``x,y`` points (realtime-format points converted); ``analysis.notation.search_summary``
+    names them as the board does."""
 
 
 def parse_search_info(line: str) -> SearchInfo | None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from monte.analysis.notation import column_index, column_name, parse_moves, parse_point, parse_rule, point_name
+from monte.analysis.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
+                                     search_summary)
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg, to_png
 from monte.analysis.tournament_report import write_report
@@ -265,9 +266,9 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     # the realtime format's points: a column letter and the row from the top plus one (i9 is the protocol's 8,8)
     assert (rapfi.depth, rapfi.seldepth, rapfi.eval, rapfi.nodes, rapfi.pv) == ("12", "18", "35", "123456",
                                                                                    ["7,7", "8,8"])
-    assert rapfi.summary(15) == "depth 12-18  ev 35  123456 nodes  pv H8 I7"  # the board counts rows from the bottom
+    assert search_summary(rapfi, 15) == "depth 12-18  ev 35  123456 nodes  pv H8 I7"  # the board counts rows from the bottom
     mcts = parse_search_info("depth 9 seldepth 20 w 0.623 v 24353 pv 7,7 8,8")
-    assert mcts.winrate == pytest.approx(0.623) and mcts.summary(15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
+    assert mcts.winrate == pytest.approx(0.623) and search_summary(mcts, 15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
     assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monte.analysis.notation import rule_name
+from monte.analysis.notation import rule_name, search_summary
 from monte.analysis.positions import board_at
 from monte.brain.board import Board
 from monte.brain import kernels
@@ -42,7 +42,7 @@ def search_view(line: str, height: int) -> dict[str, Any] | None:
         if not (comma and x.isdigit() and y.isdigit()):
             break
         pv.append([int(x), int(y)])
-    return {"summary": info.summary(height), "depth": info.depth, "winrate": info.winrate, "pv": pv}
+    return {"summary": search_summary(info, height), "depth": info.depth, "winrate": info.winrate, "pv": pv}
 
 
 def ending(ruling: Ruling, labels: dict[int, str]) -> str:
