@@ -47,9 +47,11 @@ MIN_MOVES_TO_GO = 12
 CLOCK_STRETCH = 2.5
 """How many shares of the match clock one hard move may use at most (the maximum, in optimums)."""
 
-UNCLEAR_STRETCH = 0.5
+UNCLEAR_STRETCH = CLOCK_STRETCH - 1.0
 """The optimum is stretched by this share when the favourite is not clearly ahead of the runner-up (visits and
-value, ``Options.clear_visit_ratio`` and ``clear_value_slack``)..."""
+value, ``Options.clear_visit_ratio`` and ``clear_value_slack``): to the maximum, as Monte did before the other
+stretches came. Half an optimum instead scored -53 Elo [-144, +32] in 20 games at 1 s a move and 24 s a game against
+that rule (tournaments/reports/scaling.md), so the rule stayed..."""
 CHANGE_STRETCH = 0.3
 """...by this share for each time the favourite changed during the move (counted up to MAX_COUNTED_CHANGES)..."""
 MAX_COUNTED_CHANGES = 4

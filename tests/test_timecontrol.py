@@ -174,3 +174,8 @@ def test_the_watch_counts_changes_of_favourite_and_the_fall_of_its_value_once_it
     watch.look(3, 900, 0.05)
     assert watch.changes == 2
     assert watch.value_drop == pytest.approx(0.15)
+
+
+def test_an_unclear_favourite_goes_on_to_the_maximum_as_before():
+    budget = move_budget(30000, 180000, 60000, **EARLY)  # the maximum is CLOCK_STRETCH optimums here
+    assert stop_after(budget, **{**QUIET, "clear": False}) == pytest.approx(budget.hard)
