@@ -1,2 +1,2 @@
 """Looking at positions and games: ``monte analyze`` (what Monte thinks of a position, its search tree in DOT) and
-``monte render`` (SVG pictures), with the notation and the game files they and ``monte play`` read."""
+``monte render`` (SVG pictures), with the game files they and ``monte play`` read."""

@@ -13,15 +13,17 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from monte.analysis.notation import line_names, point_name, rule_name
-from monte.analysis.positions import add_position_arguments, board_at, loaded
-from monte.analysis.tree_dot import render_dot, tree_dot
-from monte.brain.search_view import Analysis, MoveStats, analyze
+from monte.protocol.evaluation import UNMEASURED_PLIES, evaluation_text, percent
+from monte.protocol.notation import line_names, point_name, rule_name
+from monte.analysis.positions import add_position_arguments, board_at, loaded, winning_line
 from monte.brain.board import BLACK, Board
-from monte.brain.engine import MctsPlayer
 from monte.brain.player import ThinkLimits
 from monte.tournaments.report import text_table
+
+if TYPE_CHECKING:  # the search and its compiler load in run(): ``monte analyze --help`` stays light
+    from monte.brain.search_view import Analysis, MoveStats
 
 NO_TIME_LIMIT_S = 24 * 3600.0
 """How long a search under a node budget may take: the budget, not the clock, ends it."""
@@ -50,8 +52,17 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--time, --top, --tree-depth and --tree-width must be positive, --nodes not negative")
     game, moves = loaded(args)
     board = board_at(game, moves)
+    five = winning_line(board)
+    if five:
+        winner = "black" if board.at(*five[0]) == BLACK else "white"
+        raise ValueError(f"the game is over: {winner} made five ({line_names([tuple(p) for p in five], board.height)})"
+                         f"; nothing to analyse (an earlier position: --move N)")
     if board.is_full():
         raise ValueError("the board is full: nothing to analyse")
+    from monte.analysis.tree_dot import render_dot, tree_dot
+    from monte.brain.engine import MctsPlayer
+    from monte.brain.search_view import analyze
+
     player = MctsPlayer()
     if budgets:
         rows = [analyze(board, _limits(0.0, nodes), top=1, player=player) for nodes in budgets]
@@ -87,8 +98,19 @@ def _limits(seconds: float, nodes: int) -> ThinkLimits:
     return limits
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _verdict(result: Analysis, unknown: str = "no win rate (the search did not get to run: give it more)") -> str:
+    """The position's evaluation on the one scale: the proof, else the win rate -- of a search that ran."""
+    if result.mate or result.iterations:
+        return evaluation_text(result.winrate, result.mate)
+    return unknown
+
+
+def _note(result: Analysis) -> str:
+    """How the move was found, as the engine says it -- but a loss whose length it did not measure is "lost", not
+    the placeholder length the engine reports it with."""
+    if result.mate <= -UNMEASURED_PLIES:
+        return "lost"
+    return result.note
 
 
 def _proof(stats: MoveStats) -> str:
@@ -100,13 +122,13 @@ def _report(board: Board, stones: list[tuple[int, int, int]], result: Analysis) 
     h = board.height
     side = "black" if board.to_move == BLACK else "white"
     played = line_names([(x, y) for x, y, _ in stones], h) or "an empty board"
-    note = f" ({result.note})" if result.note else ""
+    note = f" ({_note(result)})" if result.note else ""
     lines = [f"{board.width}x{board.height} {rule_name(board.rule)}, {side} to move after {played}",
-             f"Monte plays {point_name(*result.move, h)}{note}: win rate {_percent(result.winrate)}, "
+             f"Monte plays {point_name(*result.move, h)}{note}: {_verdict(result)}, "
              f"{result.iterations} iterations, {result.nodes} nodes in {result.seconds:.2f} s, depth {result.depth}",
              ""]
-    rows = [[point_name(*s.move, h), str(s.visits), _percent(s.winrate) if s.visits or s.proof else "-",
-             _percent(s.prior), _proof(s), line_names(s.pv, h)] for s in result.moves]
+    rows = [[point_name(*s.move, h), str(s.visits), percent(s.winrate) if s.visits or s.proof else "-",
+             percent(s.prior), _proof(s), line_names(s.pv, h)] for s in result.moves]
     lines += text_table(["move", "visits", "win rate", "prior", "proof", "principal variation"], rows)
     return "\n".join(lines)
 
@@ -118,8 +140,8 @@ def _growth_table(board: Board, budgets: list[int], rows: list[Analysis]) -> str
     for nodes, result in zip(budgets, rows):
         best = result.moves[0] if result.moves else None
         share = f"{100 * best.visits / result.iterations:.0f}%" if best and result.iterations else "-"
-        table.append([str(nodes), str(result.iterations), point_name(*result.move, h), _percent(result.winrate),
-                      share, f"{result.seconds:.2f}", result.note or "", line_names(result.pv[:6], h)])
+        table.append([str(nodes), str(result.iterations), point_name(*result.move, h), _verdict(result, "-"),
+                      share, f"{result.seconds:.2f}", _note(result), line_names(result.pv[:6], h)])
     return "\n".join(text_table(["nodes", "iterations", "move", "win rate", "visits", "seconds", "note", "pv"], table))
 
 
@@ -129,6 +151,7 @@ def _json(result: Analysis, board: Board) -> dict:
     data = asdict(result)
     data.pop("tree")
     data["move_name"] = point_name(*result.move, h)
+    data["evaluation"] = _verdict(result, "")
     data["pv_names"] = line_names(result.pv, h).split()
     for stats, entry in zip(result.moves, data["moves"]):
         entry["move_name"] = point_name(*stats.move, h)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monte.analysis.notation import parse_moves, parse_rule, parse_size
+from monte.protocol.notation import parse_moves, parse_rule, parse_size
+from monte.brain import kernels
 from monte.brain.board import Board, IllegalMove
 from monte.tournaments.records import SavedGame, read_jsonl, read_psq, read_sgf
 
@@ -20,13 +21,12 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
     `height` board. `rule` overrides the file's (SGF from Monte keeps it; a .psq or a move list does not: freestyle
     unless given). A ``games.jsonl`` needs `game_id`. ValueError (or OSError for an unreadable file) says what is
     wrong."""
+    if not source.strip():
+        raise ValueError("no game given: name an .sgf, .psq or games.jsonl file, or write moves such as 'h8 i9 j8'")
     path = Path(source)
     suffix = path.suffix.lower()
     if suffix in FILE_SUFFIXES or path.exists():
-        if suffix == ".jsonl":
-            game = _logged_game(path, game_id)
-        else:
-            game = read_game_text(path.read_text(encoding="utf-8", errors="replace"), suffix)
+        game = _file_game(path, game_id)
     else:
         height = width if height is None else height
         Board(width, height)  # a size outside 5..32 is refused before any point is read
@@ -38,6 +38,25 @@ def load_game(source: str, *, width: int = 15, height: int | None = None, rule: 
         game.rule = rule
     board_at(game, len(game.stones))  # refuse a game that cannot be set up now, not later
     return game
+
+
+def _file_game(path: Path, game_id: int | None) -> SavedGame:
+    """The game in the file at `path`; ValueError naming the file for one that is missing, a folder, unreadable
+    or not a game (never the raw errno)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a game file ({', '.join(FILE_SUFFIXES)})")
+    if not path.exists():
+        raise ValueError(f"{path}: no such file")
+    try:
+        if path.suffix.lower() == ".jsonl":
+            return _logged_game(path, game_id)  # its errors name the file already
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        return read_game_text(text, path.suffix)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def read_game_text(text: str, suffix: str, psq_rule: int = 0) -> SavedGame:
@@ -60,16 +79,35 @@ def _logged_game(path: Path, game_id: int | None) -> SavedGame:
 
 
 def board_at(game: SavedGame, moves: int) -> Board:
-    """The position after the first `moves` stones of `game` (its side to move follows the last stone)."""
+    """The position after the first `moves` stones of `game` (its side to move follows the last stone); ValueError
+    for a stone on an occupied point or after a five."""
     if not 0 <= moves <= len(game.stones):
         raise ValueError(f"move {moves} is outside the game's 0..{len(game.stones)} moves")
     board = Board(game.width, game.height, game.rule)
     for number, (x, y, color) in enumerate(game.stones[:moves], start=1):
+        if number > 1 and winning_line(board):
+            raise ValueError(f"move {number}: the game was over after move {number - 1}, a five")
         try:
             board.place(x, y, color)
         except IllegalMove as exc:
             raise ValueError(f"move {number}: {exc}") from None
     return board
+
+
+def winning_line(board: Board) -> list[list[int]]:
+    """The points of the five (or longer winning row) that the last stone made under the board's rule, or []: a
+    position with one is finished, not to be analysed or played on."""
+    if not board.history:
+        return []
+    last = board.history[-1]
+    idx = board.index(last.x, last.y)
+    rules = kernels.module("monte.brain.rules")  # the compiled rules once loaded, else the same code interpreted
+    for direction in range(4):
+        step = rules.line_step(board.stride, direction)
+        if rules.five_in_direction(board.cells, idx, step, last.color, board.rule):
+            back, forward = rules.run_bounds(board.cells, idx, step, last.color)
+            return [list(board.coords(idx + k * step)) for k in range(-back, forward + 1)]
+    return []
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,7 @@
 """SVG pictures of positions and games, drawn by hand: a wooden board with its coordinates (as
-``analysis.notation`` writes them), the stones with their move numbers, the last move marked in red, and optionally
-black's forbidden points under renju. No library is needed to write SVG; a PNG is made from it by ``rsvg-convert``
-when that tool is installed (``to_png``)."""
+``protocol.notation`` writes them), the stones with their move numbers, the last move marked in red, the winning
+five struck through, and optionally black's forbidden points under renju. No library is needed to write SVG; a PNG
+is made from it by ``rsvg-convert`` when that tool is installed (``to_png``)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import argparse
 import shutil
 import subprocess
 import sys
+import tempfile
 from html import escape
 from pathlib import Path
 
-from monte.analysis.notation import column_name
-from monte.analysis.positions import add_position_arguments, board_at, loaded
+from monte.protocol.notation import column_name
+from monte.analysis.positions import add_position_arguments, board_at, loaded, winning_line
 from monte.brain.board import BLACK
 from monte.brain.codes import RULE_RENJU
 from monte.tournaments.records import SavedGame
@@ -25,7 +26,9 @@ MARGIN = 40
 TITLE_HEIGHT = 28
 BOARD_COLOUR = "#dcb35c"
 LAST_MOVE_COLOUR = "#d62728"
+FIVE_COLOUR = "#d81b60"
 PNG_TOOL = "rsvg-convert"
+PICTURE_SUFFIXES = (".svg", ".png")
 
 
 def _star_points(width: int, height: int) -> list[tuple[int, int]]:
@@ -72,6 +75,11 @@ def game_svg(game: SavedGame, moves: int | None = None, *, numbers: bool = True,
                   for xx in (left - 22, right + 22)]
     for number, (x, y, color) in enumerate(game.stones[:count], start=1):
         parts += _stone(*at(x, y), color, number if numbers else None, last=number == count)
+    five = winning_line(board)
+    if five:  # a stroke through the winning row, under the numbers' colour but over the stones
+        (x1, y1), (x2, y2) = at(*five[0]), at(*five[-1])
+        parts.append(f'<line class="five" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{FIVE_COLOUR}" '
+                     f'stroke-width="5" stroke-linecap="round" opacity="0.7"/>')
     if forbidden and game.rule & RULE_RENJU and board.to_move == BLACK:
         r = CELL * 0.22
         for x, y in board.empty_cells():
@@ -129,10 +137,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(svg)
         return 0
     path = Path(output)
-    if path.suffix.lower() == ".png":
-        svg_path = path.with_suffix(".svg")
-        svg_path.write_text(svg)
-        to_png(svg_path, path)
+    suffix = path.suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise ValueError(f"-o {output}: monte render writes .svg or .png pictures, "
+                         f"not {suffix or 'a file without a suffix'}")
+    if not path.parent.is_dir():
+        raise ValueError(f"-o {output}: the folder {path.parent} does not exist")
+    if suffix == ".png":
+        with tempfile.TemporaryDirectory() as scratch:  # the SVG is a step on the way, not left beside the PNG
+            svg_path = Path(scratch) / "picture.svg"
+            svg_path.write_text(svg)
+            to_png(svg_path, path)
     else:
         path.write_text(svg)
     print(f"monte render: {path}", file=sys.stderr)

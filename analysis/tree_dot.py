@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from monte.analysis.notation import point_name
+from monte.protocol.notation import point_name
 from monte.brain.search_view import TreeNode
 
 

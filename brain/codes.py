@@ -16,3 +16,7 @@ RULE_CARO = 8
 MOVE_OK = 0
 MOVE_WINS = 1
 MOVE_FORBIDDEN = 2
+
+UNKNOWN_LOSS_PLIES = 1000
+"""Plies a proven loss is taken to last when the opponent's winning line was not found (the longest defence prefers
+a measured loss to it); engines report it as ``-M1000``, and tools show such a proof without a number."""

@@ -6,7 +6,8 @@ writable folder before anything is compiled; every compiled module imports ``nji
 happens first. A ``NUMBA_CACHE_DIR`` set by the user wins. The setting is made in numba's config, not in
 ``os.environ``: a program that imports the brain (the tournament runner) must not hand it down to the engines it
 starts, each of which (other revisions of Monte included) picks the folder for its own sources. The folder is
-``brain.cachedir.BRAIN_CACHE_DIR``, one per source version.
+``brain.cachedir.BRAIN_CACHE_DIR``, one per source version. What the brain takes from numba beyond its public
+interface comes through ``brain.numba_private``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes
 
 from numba import typeof, types  # noqa: E402  (must follow the cache set-up above)
-from numba.core.dispatcher import Dispatcher  # noqa: E402
+
+from monte.brain.numba_private import Dispatcher, njit_without_refcounts, shared_read  # noqa: E402
 
 
 def njit(*args, **options):
@@ -62,8 +64,8 @@ def kernel(function):
     Without the GIL (``nogil``), Python threads run while a search does: the protocol's reader thread acts on END and
     YXSTOP at once, and a timer can stop the search at its deadline (``brain.limits``).
     """
-    return numba.njit(cache=True, _nrt=False, nogil=True)(function)
+    return njit_without_refcounts(function, cache=True, nogil=True)
 
 
-__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "BRAIN_CACHE_DIR", "BoolArray", "Int8Array",
-           "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]
+__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "shared_read", "BRAIN_CACHE_DIR", "BoolArray",
+           "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

@@ -103,6 +103,7 @@ def _njit(*args, **options):
 PLAIN_JIT = ModuleType(JIT_MODULE, "brain.jit's names for interpreted modules: decorators that compile nothing")
 PLAIN_JIT.njit = _njit
 PLAIN_JIT.kernel = lambda function: function
+PLAIN_JIT.shared_read = lambda array, index: array[index]  # the interpreter reads memory anew every time
 for _alias in ("BoolArray", "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"):
     setattr(PLAIN_JIT, _alias, np.ndarray)  # the array annotations of brain.jit: plain numpy arrays here
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from monte.brain.jit import Int64Array, kernel
+from monte.brain.jit import Int64Array, kernel, shared_read
 from monte.brain.stopflag import STOP_SLOT
 
 if TYPE_CHECKING:
@@ -48,8 +48,9 @@ def new_limits(max_nodes: int = 0) -> np.ndarray:
 @kernel
 def charge(limits: Int64Array) -> bool:
     """Whether the search must stop now (stopped, or the node budget is spent); if not, count the node it is about
-    to search. A few loads and a store: cheap enough for every node of every search."""
-    if limits[L_STOP] != 0 or limits[L_NODES] >= limits[L_MAX_NODES]:
+    to search. A few loads and a store: cheap enough for every node of every search. The stop slot, which another
+    thread writes, is read with ``shared_read``: anew at every node, never once for a whole loop."""
+    if shared_read(limits, L_STOP) != 0 or limits[L_NODES] >= limits[L_MAX_NODES]:
         return True
     limits[L_NODES] += 1
     return False

@@ -9,10 +9,12 @@ This is the brain's one public window onto the search's statistics for tools (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
-from monte.brain.board import Board
+from monte.brain.board import MOVE_WINS, Board
 from monte.brain.engine import MctsPlayer
+from monte.brain.move_report import principal_variation
 from monte.brain.player import SearchInfo
 from monte.brain.mcts import M_ROOT, Tree
 from monte.brain.player import ThinkLimits
@@ -35,7 +37,8 @@ class MoveStats:
     """``PROOF_WIN``, ``PROOF_LOSS`` or "" (not proven)."""
     proof_by: str = ""
     """How it was proven: "vcf" or "vct" (the root's threat searches), "refuted" (the root filter found the
-    opponent's forced win after it), "solver" (MCTS-Solver backed a proof up the tree)."""
+    opponent's forced win after it), "solver" (MCTS-Solver backed a proof up the tree), "forced" (the only move
+    that does not lose at once, proven by the search of the position after it)."""
     pv: list[tuple[int, int]] = field(default_factory=list)
     """The move and the most-visited line after it."""
 
@@ -75,26 +78,80 @@ class Analysis:
     """The top root moves, most visited first (a proven win first of all)."""
     tree: TreeNode | None = None
     """The top of the tree, when asked for (``tree_depth`` > 0)."""
+    mate: int = 0
+    """Plies to a proven win (> 0) or loss (< 0) for the side to move, as ``SearchInfo.mate``; 0: not proven."""
 
 
 def analyze(board: Board, limits: ThinkLimits, top: int = 10, tree_depth: int = 0, tree_width: int = 4,
-            player: MctsPlayer | None = None) -> Analysis:
+            player: MctsPlayer | None = None, on_progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search `board` (side to move: ``board.to_move``) under `limits` on a fresh tree and report the `top` root
     moves; with `tree_depth` > 0, also the tree's top `tree_depth` plies, `tree_width` most-visited children a node.
-    `player` lets a caller keep one engine (and its compiled scratch space) across calls; its tree is cleared."""
+    `player` lets a caller keep one engine (and its compiled scratch space) across calls; its tree is cleared.
+    `on_progress`, if given, is told the top root moves so far now and then while a long search runs (each time the
+    engine reports its progress, ``ThinkLimits.progress``), for a board that shows the search as it deepens."""
     player = player or MctsPlayer()
     player.new_game(board)
+    asked = limits
+    if on_progress is not None:
+        limits = replace(limits, progress=lambda info: on_progress(_so_far(board, player, info, top)))
     choice = player.choose(board, limits)
     report = choice.search
     tree = player.tree
     move = (choice.x, choice.y)
     if report is None or tree is None:  # the engine fell back to any legal move: it has nothing more to say
-        return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
+        if not _opponent_wins_after(board, move):
+            return Analysis(move, 0.0, choice.info or "", 0, 0, 0.0, 0, [move], [])
+        return Analysis(move, 0.0, "lost", 0, 0, 0.0, 0, [move],
+                        [MoveStats(move, 0, 0.0, 0.0, PROOF_LOSS, "refuted", [move])], mate=-2)
+    if report.note == "forced" and report.mate == 0:  # one move saves the game: what matters is the position after
+        return _after_forced(board, move, asked, player, on_progress)
     root = int(tree.meta[M_ROOT])
     moves = _root_moves(board, tree, root, report, move, player.last_refuted)[:max(top, 1)]
     return Analysis(move, report.winrate, report.note, report.nodes, player.last_nodes, report.seconds,
                     report.seldepth, report.pv, moves,
-                    _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None)
+                    _subtree(board, tree, root, None, tree_depth, tree_width) if tree_depth > 0 else None,
+                    mate=report.mate)
+
+
+def _so_far(board: Board, player: MctsPlayer, info: SearchInfo, top: int) -> Analysis:
+    """What a search still running has found (called from inside it, between its batches of iterations)."""
+    tree = player.tree
+    move = info.pv[0]
+    moves = _root_moves(board, tree, int(tree.meta[M_ROOT]), info, move, set())[:max(top, 1)]
+    return Analysis(move, info.winrate, "", info.nodes, info.nodes, info.seconds, info.seldepth, info.pv, moves,
+                    mate=info.mate)
+
+
+def _opponent_wins_after(board: Board, move: tuple[int, int]) -> bool:
+    """Whether the opponent has a winning move once the side to move has played `move` (the engine found no move
+    that saves the game: it is lost at once)."""
+    after = board.copy()
+    after.play(*move)
+    return any(after.judge(x, y) == MOVE_WINS for x, y in after.empty_cells())
+
+
+def _after_forced(board: Board, move: tuple[int, int], limits: ThinkLimits, player: MctsPlayer,
+                  on_progress: Callable[[Analysis], None] | None) -> Analysis:
+    """The analysis of a forced move (the only one that does not lose at once): the position after it is searched
+    from the opponent's side, under what is left of `limits`, and its verdict turned round, so that a forced block
+    gets a win rate and a forced line its proof, not the 50% of a search that never ran (its progress too)."""
+    after = board.copy()
+    after.play(*move)
+    if after.is_full():
+        return Analysis(move, 0.5, "forced", 0, 0, 0.0, 1, [move], [MoveStats(move, 0, 0.5, 1.0)])
+    told = None if on_progress is None else (lambda so_far: on_progress(_turned(move, so_far)))
+    return _turned(move, analyze(after, limits, top=1, player=player, on_progress=told))
+
+
+def _turned(move: tuple[int, int], reply: Analysis) -> Analysis:
+    """The analysis of the forced `move` from that of the position after it (`reply`, the opponent's)."""
+    mate = 0 if reply.mate == 0 else -reply.mate + (1 if reply.mate < 0 else -1)  # one ply longer, turned round
+    winrate = 1.0 - reply.winrate
+    pv = [move, *reply.pv]
+    proof = PROOF_WIN if mate > 0 else PROOF_LOSS if mate < 0 else ""
+    stats = MoveStats(move, reply.iterations, winrate, 1.0, proof, "forced" if proof else "", pv)
+    return Analysis(move, winrate, "forced", reply.iterations, reply.nodes, reply.seconds, reply.depth + 1, pv,
+                    [stats], mate=mate)
 
 
 def _winrate(tree: Tree, node: int) -> float:
@@ -105,7 +162,7 @@ def _winrate(tree: Tree, node: int) -> float:
 
 def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[int, int]]:
     """The move into `node` and the most-visited line below it (as the engine's own MESSAGE reports it)."""
-    return [board.coords(int(tree.move[node])), *MctsPlayer.principal_variation(board, tree, node, length - 1)]
+    return [board.coords(int(tree.move[node])), *principal_variation(board, tree, node, length - 1)]
 
 
 def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen: tuple[int, int],

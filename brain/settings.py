@@ -37,7 +37,8 @@ class Options:
     """The engine's knobs around the search kernel (the kernel's own are ``Params``); each can be set with
     ``pbrain-monte --set NAME=VALUE`` so that the tournament runner can weigh one setting against another.
 
-    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter)."""
+    ``vct_max_nodes = 0`` switches every VCT off (ours, the opponent's threat check, the root filter, the quiet-threat
+    checks); ``quiet_share = 0`` the quiet-threat checks alone."""
 
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
     root_vcf_nodes: int = 60_000   # our own VCF at the root
@@ -49,6 +50,10 @@ class Options:
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
     clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
     checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
+    quiet_share: float = 0.4       # ...the quiet-threat checks: a quiet move then a VCT, ours and the opponent's
+    quiet_attack: float = 0.3      # ...of which our own quiet win may use this part (0 quiet_share: both off)
+    quiet_after: float = 0.3       # the part of the move's MCTS run before the root's best moves are checked
+    quiet_moves: int = 8           # the attacker's quiet moves tried per question (brain.quiet_threats)
 
 
 def configure(settings: dict[str, str]) -> tuple[Params, Options]:

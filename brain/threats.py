@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from monte.brain.jit import Int64Array, kernel
+from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
@@ -116,7 +116,7 @@ def first_of_class(st: State, side: int, cls: int, color: int) -> int:
 
 
 @kernel
-def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: np.ndarray, n: int,
+def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: Int32Array, n: int,
                    color: int) -> int:
     """Append to out[n:] every empty cell whose class for `side` is at least min_class (never C_FORBIDDEN) and that
     `color` may play; return the new count. With `fours_only`, three-three points are left out: they rank above a

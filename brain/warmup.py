@@ -36,6 +36,7 @@ from monte.brain.board import Board
 from monte.brain.cachedir import BRAIN_CACHE_DIR, cache_is_warm, folder_lock, mark_warm
 from monte.brain.jit import Dispatcher, typeof, types
 from monte.brain.mcts import Tree, new_tree
+from monte.brain.numba_private import can_compile
 from monte.brain.patterns import store_every_rule
 from monte.brain.position import State, new_state
 from monte.brain.settings import Params
@@ -132,7 +133,7 @@ def find_entry_points() -> list[Dispatcher]:
         for node in _python_code(module):
             if isinstance(node, ast.Call):
                 target = _resolve(node.func, module)
-                if isinstance(target, Dispatcher) and target._can_compile:
+                if isinstance(target, Dispatcher) and can_compile(target):
                     found[id(target)] = target
     return list(found.values())
 

@@ -104,11 +104,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``monte`` console script.
 
     SIGTERM (kill, timeout, a CI job cancelled) is taken as Ctrl-C, so a tournament stops its engines either way:
-    they run in sessions of their own and would otherwise outlive it.
+    they run in sessions of their own and would otherwise outlive it. Ctrl-C itself is taken even when ``monte``
+    inherits it ignored -- a script's background job does (``cmd &`` in a shell without job control), and so does
+    everything that job starts in a terminal of its own -- as Python raises KeyboardInterrupt only where SIGINT was
+    left at its default.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.default_int_handler)
     try:
         return _run(args.chosen, args)
     except UsageError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monte.analysis.notation import point_name
+from monte.protocol.notation import point_name
 from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
 from monte.tournaments.records import GameRecord, SavedGame, Termination, to_psq, to_sgf
 from monte.tournaments.referee import COLOR_NAMES, Referee, Ruling
@@ -120,10 +120,26 @@ class Game:
 
     def save(self, path: str) -> list[Path]:
         """Write the game to `path` (.sgf or .psq by its suffix; with neither, both PATH.sgf and PATH.psq)."""
-        target = Path(path)
-        suffix = target.suffix.lower()
-        paths = [target] if suffix in RECORD_SUFFIXES else [Path(f"{path}{s}") for s in RECORD_SUFFIXES]
+        paths = save_paths(path)
         record = self.record()
         for out in paths:
             out.write_text(to_sgf(record) if out.suffix.lower() == ".sgf" else to_psq(record))
         return paths
+
+
+def save_paths(path: str) -> list[Path]:
+    """The files ``Game.save(path)`` writes: `path` itself when it ends in .sgf or .psq, else PATH.sgf and PATH.psq."""
+    target = Path(path)
+    return [target] if target.suffix.lower() in RECORD_SUFFIXES else [Path(f"{path}{s}") for s in RECORD_SUFFIXES]
+
+
+def check_save_path(path: str) -> None:
+    """ValueError, before the game, when the record could not be saved to `path` after it: a missing folder, a
+    folder where the file should go."""
+    for out in save_paths(path):
+        folder = out.parent
+        if not folder.is_dir():
+            raise ValueError(f"--save {path}: the folder {folder} does not exist")
+        if out.is_dir():
+            raise ValueError(f"--save {path}: {out} is a folder")
+

@@ -40,6 +40,13 @@ def engine_command(who: str) -> list[str] | None:
     return command
 
 
+def seat_label(name: str, command: list[str]) -> str:
+    """How a person sees an engine: the name it gave (ABOUT), with the options of its command line (from its first
+    ``-`` word on) when it has any, so that ``pbrain-monte --engine greedy`` is not taken for Monte itself."""
+    options = next((command[i:] for i, word in enumerate(command) if i and word.startswith("-")), [])
+    return " ".join([name, *options])
+
+
 class EngineSeat:
     """One engine process for one colour: started once, asked for moves, told the whole position again (BOARD)
     after a takeback or a loaded game."""

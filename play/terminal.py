@@ -15,17 +15,18 @@ import sys
 import time
 from typing import IO, TextIO
 
-from monte.analysis.notation import (line_names, parse_point, parse_rule, parse_size, point_name, rule_name,
-                                     search_summary)
-from monte.analysis.positions import load_game
+from monte.protocol.evaluation import evaluation_text
+from monte.protocol.notation import (line_names, named_points, parse_point, parse_rule, parse_size, point_name,
+                                     rule_name, search_summary)
+from monte.analysis.positions import load_game, winning_line
 from monte.brain.board import BLACK, WHITE
 from monte.brain.codes import RULE_RENJU
 from monte.small_games import terminal as small_games
 from monte.small_games.spec import GAMES as SMALL_GAMES
 from monte.play.board_view import Look, draw_board
-from monte.play.game import Game
+from monte.play.game import Game, check_save_path
 from monte.protocol.search_info import parse_search_info
-from monte.play.seats import HUMAN, EngineSeat, engine_command
+from monte.play.seats import HUMAN, EngineSeat, engine_command, seat_label
 from monte.protocol.client import TOLERANCE_MS, BrainFault, GameSettings
 from monte.tournaments.match import FAULT_TERMINATIONS
 from monte.tournaments.records import Termination
@@ -64,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--time must be positive, not {args.time}")
     if args.move is not None and not args.load:
         raise ValueError("--move needs --load FILE: the game whose first moves to play on from")
+    if args.save:
+        check_save_path(args.save)
     commands = {BLACK: engine_command(args.black), WHITE: engine_command(args.white)}
     names = {color: "human" if commands[color] is None else commands[color][0] for color in (BLACK, WHITE)}
     game = _new_game(args, names)
@@ -83,6 +86,8 @@ def _new_game(args: argparse.Namespace, names: dict[int, str]) -> Game:
     if args.load:
         saved = load_game(args.load, rule=None if args.rule is None else parse_rule(args.rule))
         moves = len(saved.stones) if args.move is None else args.move
+        if not 0 <= moves <= len(saved.stones):
+            raise ValueError(f"--move {moves} is outside the game's 0..{len(saved.stones)} moves")
         return Game.from_saved(saved, moves, names)
     width, height = parse_size(args.size)
     return Game(width, height, parse_rule(args.rule or "freestyle"), names)
@@ -121,8 +126,9 @@ class Match:
         board = game.board
         self.say(f"{board.width}x{board.height} {rule_name(board.rule)}, move {board.stone_count + 1}: "
                  f"{self.label(BLACK)} vs {self.label(WHITE)}")
-        self.say(draw_board(board, self.look, game.last, game.forbidden_points()))
-        self.say(self.look.legend(bool(board.rule & RULE_RENJU)))
+        five = frozenset(tuple(p) for p in winning_line(board)) if game.over else frozenset()
+        self.say(draw_board(board, self.look, game.last, game.forbidden_points(), five))
+        self.say(self.look.legend(bool(board.rule & RULE_RENJU), bool(five)))
         if self.note:
             self.say(self.note)
 
@@ -146,7 +152,7 @@ class Match:
             except BrainFault as fault:
                 raise ValueError(f"{COLOR_NAMES[color]} ({' '.join(seat.client.command)}) failed to start: "
                                  f"{fault}") from None
-            self.game.names[color] = seat.name
+            self.game.names[color] = seat_label(seat.name, seat.client.command)
 
     def play(self) -> None:
         """Turns until the game is over and nobody wants to go on, or someone quits."""
@@ -281,7 +287,8 @@ class Match:
         self.say(f"Monte thinks for {self.time_s:g} s ...")
         result = analyze(board.copy(), ThinkLimits.seconds(self.time_s), top=1)
         note = f", {result.note}" if result.note else ""
-        self.say(f"hint: {point_name(*result.move, board.height)} (win rate {100 * result.winrate:.1f}%{note}); "
+        self.say(f"hint: {point_name(*result.move, board.height)} ({evaluation_text(result.winrate, result.mate)}"
+                 f"{note}); "
                  f"line {line_names(result.pv, board.height)}")
 
     def _save(self, path: str) -> None:
@@ -316,14 +323,15 @@ class Match:
     def _ending(self) -> str:
         """How the game ended, in a sentence."""
         ruling = self.game.ruling
+        board = self.game.board
+        detail = named_points(ruling.detail, board.width, board.height)
         if ruling.winner is None:
-            return f"Game over: a draw ({ruling.detail})."
+            return f"Game over: a draw ({detail})."
         winner = self.label(ruling.winner)
         last = point_name(*self.game.last, self.game.board.height) if self.game.last else ""
         reason = {Termination.FIVE: f"five in a row with {last}",
                   Termination.FOUL: f"black played {last}, a forbidden point under renju",
-                  Termination.RESIGN: f"{self.label(3 - ruling.winner)} resigned"}.get(ruling.termination,
-                                                                                      ruling.detail)
+                  Termination.RESIGN: f"{self.label(3 - ruling.winner)} resigned"}.get(ruling.termination, detail)
         return f"Game over: {winner} wins: {reason}."
 
     def close(self) -> None:

@@ -1,4 +1,4 @@
-"""The seed articles' experiments on the small games, as functions that return their numbers (``games.seeds`` writes
+"""The seed articles' experiments on the small games, as functions that return their numbers (``seeds`` writes
 them up):
 
 - plain UCT against perfect play, as either side, at a number of simulations per move (tic-tac-toe);
@@ -15,7 +15,7 @@ from monte.brain.board import BLACK, EMPTY, Board
 from monte.brain.uct import UctSettings, run_uct, seed_random
 from monte.small_games.match import play_game
 from monte.small_games.players import PerfectBot, UctBot
-from monte.small_games.spec import Game, Reference
+from monte.small_games.spec import SmallGame, Reference
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Tally:
             self.losses += 1
 
 
-def versus_perfect(game: Game, simulations: int, games_per_colour: int, settings: UctSettings, seed: int,
+def versus_perfect(game: SmallGame, simulations: int, games_per_colour: int, settings: UctSettings, seed: int,
                    reference: Reference | None = None, first_best: bool = False) -> tuple[Tally, Tally]:
     """UCT at `simulations` per move against perfect play (a random best move, or with `first_best` the first in
     board order): UCT's tally moving first, then moving second."""
@@ -91,7 +91,7 @@ class RoundRobin:
         return total
 
 
-def round_robin(game: Game, entrants: list[Entrant], simulations: int, games_per_pairing: int,
+def round_robin(game: SmallGame, entrants: list[Entrant], simulations: int, games_per_pairing: int,
                 seed: int) -> RoundRobin:
     """Every entrant against every other, `games_per_pairing` games each (half with each colour), UCT at
     `simulations` per move."""
@@ -152,7 +152,7 @@ def settle(board: Board, answer: PerfectAnswer, iteration_counts: list[int], run
     return rows
 
 
-def board_after(game: Game, moves: str) -> Board:
+def board_after(game: SmallGame, moves: str) -> Board:
     """The board after `moves`, written the game's way and separated by spaces (e.g. ``"a1 b2"`` or ``"4 4 3"``);
     ValueError (IllegalMove) names a move that cannot be played."""
     board = game.new_board()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE
 from monte.small_games.players import SmallGamePlayer
-from monte.small_games.spec import Game
+from monte.small_games.spec import SmallGame
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class GameRecord:
     winner: int
 
 
-def play_game(game: Game, first: SmallGamePlayer, second: SmallGamePlayer, seed: int) -> GameRecord:
+def play_game(game: SmallGame, first: SmallGamePlayer, second: SmallGamePlayer, seed: int) -> GameRecord:
     """Play one game of `game`, `first` moving first; each player is seeded from `seed` (reproducible games)."""
     first.new_game(2 * seed)
     second.new_game(2 * seed + 1)

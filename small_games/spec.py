@@ -1,5 +1,8 @@
 """What each small game is (board size, winning row, gravity), how its moves are written, and its perfect-play
-reference."""
+reference.
+
+Connect Four's reference is a compiled solver (``brain.connect4``): its module is imported when a reference is made,
+so the games' names serve ``monte play --help`` and ``monte games --help`` without loading numba."""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from monte.brain.board import Board, IllegalMove
-from monte.brain.connect4 import Connect4Solver
 from monte.brain.minimax import Minimax
 
 
@@ -19,7 +21,7 @@ class Reference(Protocol):
 
 
 @dataclass(frozen=True)
-class Game:
+class SmallGame:
     """A small game: a `width` x `height` board where a row of `k` wins, stones falling down their column under
     `gravity`. A move is written as its column (1..width) under gravity, else as column letter and row number (a1 is
     the top left corner). `reference` makes a new perfect-play reference."""
@@ -36,8 +38,9 @@ class Game:
         return Board(self.width, self.height, k=self.k, gravity=self.gravity)
 
     def move_name(self, x: int, y: int) -> str:
-        """How the move on (x, y) is written."""
-        return str(x + 1) if self.gravity else f"{chr(ord('a') + x)}{y + 1}"
+        """How the move on (x, y) is written: a column number with gravity, else a column letter and a row
+        number counted from the bottom (row 1 is the lowest, as on a Gomoku board and in ``monte play``)."""
+        return str(x + 1) if self.gravity else f"{chr(ord('a') + x)}{self.height - y}"
 
     def parse_move(self, text: str, board: Board) -> tuple[int, int]:
         """The (x, y) a person's `text` names on `board`; IllegalMove says, in one line, what is wrong with it."""
@@ -55,16 +58,22 @@ class Game:
                 or not 1 <= int(text[1:]) <= self.height):
             raise IllegalMove(f"{text!r} is not a cell: give a column letter and a row number, "
                               f"a1 to {last}{self.height}")
-        x, y = ord(text[0]) - ord("a"), int(text[1:]) - 1
+        x, y = ord(text[0]) - ord("a"), self.height - int(text[1:])
         if not board.is_empty(x, y):
             raise IllegalMove(f"{text} is taken")
         return x, y
 
 
-TICTACTOE = Game("tictactoe", 3, 3, 3, gravity=False, reference=Minimax)
+def _connect4_solver() -> Reference:
+    from monte.brain.connect4 import Connect4Solver
+
+    return Connect4Solver()
+
+
+TICTACTOE = SmallGame("tictactoe", 3, 3, 3, gravity=False, reference=Minimax)
 """Tic-tac-toe; its reference is minimax with a memo over the whole game."""
 
-CONNECT4 = Game("connect4", 7, 6, 4, gravity=True, reference=Connect4Solver)
+CONNECT4 = SmallGame("connect4", 7, 6, 4, gravity=True, reference=_connect4_solver)
 """Connect Four; its reference is the bitboard solver, exact but slow in the first moves (``brain.connect4``)."""
 
 GAMES = {game.name: game for game in (TICTACTOE, CONNECT4)}

@@ -1,19 +1,21 @@
 """``monte games``: a person plays tic-tac-toe or Connect Four against the engine in a terminal.
 
-Self-contained (the board, the prompt and the engine's replies), so that it can become ``monte play --game`` later.
-The engine is the articles' plain UCT (``games.players.UctBot``), or perfect play for tic-tac-toe.
+Self-contained (the board, the prompt and the engine's replies); ``monte play --game`` runs it too. The engine is
+the articles' plain UCT (``small_games.players.UctBot``), or perfect play for tic-tac-toe.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from monte.protocol.evaluation import percent
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WHITE, Board, IllegalMove
-from monte.brain.uct import UctSettings
-from monte.small_games.players import PerfectBot, SmallGamePlayer, UctBot
-from monte.small_games.spec import GAMES, Game
+from monte.small_games.spec import GAMES, SmallGame
+
+if TYPE_CHECKING:  # the players run compiled UCT: they load in engine_for, so ``monte games --help`` stays light
+    from monte.small_games.players import SmallGamePlayer
 
 HELP = "play tic-tac-toe or Connect Four against the engine in the terminal"
 
@@ -40,8 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the engine's random seed (default 1)")
 
 
-def engine_for(game: Game, args: argparse.Namespace) -> SmallGamePlayer:
+def engine_for(game: SmallGame, args: argparse.Namespace) -> SmallGamePlayer:
     """The engine the arguments ask for; ValueError says, in one line, what cannot be done."""
+    from monte.brain.uct import UctSettings
+    from monte.small_games.players import PerfectBot, UctBot
+
     if args.engine == "perfect":
         if game.gravity:
             raise ValueError("--engine perfect is for tic-tac-toe only: the Connect Four solver needs minutes to "
@@ -56,18 +61,19 @@ def engine_for(game: Game, args: argparse.Namespace) -> SmallGamePlayer:
     return UctBot(simulations, UctSettings(c, aware), name=f"UCT ({simulations} simulations)")
 
 
-def render(game: Game, board: Board) -> str:
-    """The board as text, with the labels a person types moves with."""
+def render(game: SmallGame, board: Board) -> str:
+    """The board as text, with the labels a person types moves with (rows numbered from the bottom)."""
     if game.gravity:
         head = " ".join(str(x + 1) for x in range(game.width))
         rows = [" ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
         return "\n".join([head, *rows])
     head = "   " + " ".join(chr(ord("a") + x) for x in range(game.width))
-    rows = [f"{y + 1:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width)) for y in range(game.height)]
+    rows = [f"{game.height - y:2d} " + " ".join(MARKS[board.at(x, y)] for x in range(game.width))
+            for y in range(game.height)]
     return "\n".join([head, *rows])
 
 
-def play(game: Game, engine: SmallGamePlayer, person_first: bool, seed: int, stdin: TextIO = sys.stdin,
+def play(game: SmallGame, engine: SmallGamePlayer, person_first: bool, seed: int, stdin: TextIO = sys.stdin,
          out: TextIO = sys.stdout) -> int:
     """One game in the terminal; returns the exit code (0 at the end of the game or when the person quits)."""
     board = game.new_board()
@@ -93,7 +99,7 @@ def play(game: Game, engine: SmallGamePlayer, person_first: bool, seed: int, std
         else:
             x, y = engine.choose(board)
             value = getattr(engine, "last_value", None)
-            said = f" (its win rate {value:.2f})" if value is not None else ""
+            said = f" (its win rate {percent(value)})" if value is not None else ""
             print(f"engine plays {game.move_name(x, y)}{said}", file=out)
         verdict = board.play(x, y)
         print(render(game, board), file=out)

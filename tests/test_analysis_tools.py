@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from monte.analysis.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
+from monte.protocol.notation import (column_index, column_name, parse_moves, parse_point, parse_rule, point_name,
                                      search_summary)
 from monte.analysis.positions import board_at, load_game
 from monte.analysis.render import game_svg, to_png
@@ -142,7 +142,7 @@ def test_monte_analyze_prints_json_and_the_growth_table(monte_executable, warm_p
 
 def test_monte_analyze_refuses_bad_input_in_one_line(monte_executable):
     for args, error in [(["h8 q3"], "q3 is off the 15x15 board"), (["h8", "--iterations", "10,x"], "--iterations"),
-                        (["missing.sgf"], "No such file")]:
+                        (["missing.sgf"], "missing.sgf: no such file")]:
         result = subprocess.run([monte_executable, "analyze", *args], capture_output=True, text=True, timeout=60)
         assert result.returncode == 2 and error in result.stderr and len(result.stderr.splitlines()) == 1
 
@@ -266,9 +266,11 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     # the realtime format's points: a column letter and the row from the top plus one (i9 is the protocol's 8,8)
     assert (rapfi.depth, rapfi.seldepth, rapfi.eval, rapfi.nodes, rapfi.pv) == ("12", "18", "35", "123456",
                                                                                    ["7,7", "8,8"])
-    assert search_summary(rapfi, 15) == "depth 12-18  ev 35  123456 nodes  pv H8 I7"  # the board counts rows from the bottom
+    # the board counts rows from the bottom; the evaluation becomes a win rate by the GUIs' logistic curve
+    assert search_summary(rapfi, 15) == "depth 12-18  win rate 52.2%  123456 nodes  pv H8 I7"
     mcts = parse_search_info("depth 9 seldepth 20 w 0.623 v 24353 pv 7,7 8,8")
-    assert mcts.winrate == pytest.approx(0.623) and search_summary(mcts, 15) == "depth 9-20  win 62.3%  24353 visits  pv H8 I7"
+    assert mcts.winrate == pytest.approx(0.623)
+    assert search_summary(mcts, 15) == "depth 9-20  win rate 62.3%  24353 visits  pv H8 I7"
     monte = parse_search_info("MESSAGE depth 20 winrate 62.3% iterations 24353 speed 162.2k/s time 150ms pv 8,9 7,6")
     assert monte.winrate == pytest.approx(0.623) and monte.visits == "24353" and monte.pv == ["8,9", "7,6"]
     assert parse_search_info("MESSAGE depth 0 winrate 50.0% iterations 0 pv 7,7 forced").pv == ["7,7"]
@@ -276,6 +278,15 @@ def test_search_info_is_read_from_rapfi_mcts_and_monte_lines():
     summary = parse_search_info("MESSAGE Monte: winrate 80.7%, depth 11-18, 24896 iterations in 167 ms; ev 572 pv I8 H7")
     assert (summary.winrate, summary.depth, summary.seldepth, summary.pv) == (pytest.approx(0.807), "11", "18",
                                                                               ["8,7", "7,6"])
+    assert summary.visits == "24896"  # the number before its word, as Monte's summary writes it
+
+
+def test_proofs_in_search_lines_read_as_win_in_n_and_a_forced_move_has_no_win_rate():
+    proof = parse_search_info("MESSAGE depth 3-9 ev +M7 n 100 n/ms 0 tm 0 pv H8 I9")
+    assert proof.mate == 7 and proof.win_rate() == 1.0 and search_summary(proof, 15).split("  ")[1] == "win in 4"
+    assert search_summary(parse_search_info("depth 2-2 ev -M4 n 5 pv H8"), 15).split("  ")[1] == "loss in 2"
+    forced = parse_search_info("MESSAGE depth 1-1 ev 0 n 0 n/ms 0 tm 0 pv H8")
+    assert forced.win_rate() is None and "win rate" not in search_summary(forced, 15)
 
 
 def test_undo_against_an_engine_takes_back_the_pair_and_a_resignation_is_saved(tmp_path):
@@ -295,7 +306,8 @@ def test_a_loaded_game_must_alternate_and_be_unfinished():
     out_of_turn = SavedGame(15, 15, 0, [(7, 7, BLACK), (8, 8, BLACK)])
     with pytest.raises(ValueError, match="move 2 of the saved game is black's, out of turn"):
         Game.from_saved(out_of_turn, 2, {BLACK: "a", WHITE: "b"})
-    five = load_game("a1 b1 a2 b2 a3 b3 a4 b4 a5 b5")
+    five = SavedGame(15, 15, 0, [(x, y, 1 + i % 2) for i, (x, y) in enumerate(
+        [(0, 14), (1, 14), (0, 13), (1, 13), (0, 12), (1, 12), (0, 11), (1, 11), (0, 10), (1, 10)])])
     with pytest.raises(ValueError, match="over after move 9"):
         Game.from_saved(five, 10, {BLACK: "a", WHITE: "b"})
     assert Game.from_saved(five, 8, {BLACK: "a", WHITE: "b"}).to_move == BLACK

@@ -7,15 +7,17 @@ import json
 import subprocess
 
 
-def test_bench_reports_every_engine_on_every_position_with_the_ratio(monte_executable: str, warm_pbrain: str) -> None:
+def test_bench_reports_every_engine_on_every_position_with_the_ratios(monte_executable: str, warm_pbrain: str) -> None:
     out = subprocess.run([monte_executable, "bench", "--seconds", "0.05", "--repeats", "1", "--json"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     report = json.loads(out)
     lines = {(r["engine"], r["position"]): r["iterations_per_second"] for r in report["results"]}
     positions = {"15x15 opening", "15x15 middle game", "20x20 middle game"}
-    assert set(lines) == {(e, p) for e in ("mcts", "uct") for p in positions}
+    assert set(lines) == {(e, p) for e in ("mcts", "mcts0", "uct") for p in positions}
     assert all(speed > 0 for speed in lines.values())
-    assert set(report["mcts_over_uct"]) == positions
+    assert set(report["over_uct"]) == {"mcts", "mcts0"}
+    for engine, ratios in report["over_uct"].items():
+        assert ratios == {p: lines[engine, p] / lines["uct", p] for p in positions}
 
 
 def test_bench_positions_are_unfinished_games() -> None:

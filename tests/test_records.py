@@ -54,7 +54,7 @@ def test_terminations_print_as_their_reason_words():
 def test_sgf_of_a_known_game_is_exact():
     assert to_sgf(known_game()) == (
         "(;FF[4]GM[4]CA[UTF-8]AP[Monte]SZ[15]PB[alpha]PW[beta]RE[B+]DT[2026-01-02]GN[1]"
-        "C[rule 0; five: black made five from 7,7 to 7,11]"
+        "C[rule 0; five: black made five from H8 to H4]"
         ";B[hh];W[ii];B[hi];W[ij];B[hj];W[ik];B[hk];W[il];B[hl])\n"
     )
 

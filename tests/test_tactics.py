@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from monte.brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, Board
+from monte.brain.defence import longest_defence, measure_defences
 from monte.brain.engine import MctsPlayer
 from monte.brain.limits import SearchLimits, new_limits
 from monte.brain.mcts import M_ROOT
@@ -644,10 +645,10 @@ def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_
         asked.append(move)
         return refutation[move]
 
-    monkeypatch.setattr(player, "_opponent_vct_after", scripted)
+    monkeypatch.setattr(player.threats, "opponent_vct_after", scripted)
     with SearchLimits(ThinkLimits.seconds(1.0)) as limits:
         loss_plies = {children[1]: 9}  # the root filter measured this one already
-        player._measure_defences(new_state(board), tree, board.to_move, loss_plies, limits)
+        measure_defences(player.threats, new_state(board), tree, board.to_move, loss_plies, limits)
     assert asked == [int(tree.move[children[0]]), int(tree.move[children[2]])]  # most visited first, not twice
     assert loss_plies == {children[1]: 9, children[0]: 5}
-    assert player._longest_defence(tree, root, loss_plies) == children[2]
+    assert longest_defence(tree, loss_plies) == children[2]

@@ -74,10 +74,11 @@ def test_a_move_late_but_within_the_tolerance_counts(tmp_path):
 
 
 def test_the_match_clock_runs_out(tmp_path):
-    # Each side has 600 ms for the whole game; one 1.5 s move spends it (the turn limit alone would allow it).
-    engines = [fake("good"), fake("slow", "slow", "--at", "3", "--delay-ms", "1500")]
+    # Each side has 3 s for the whole game; one 4 s move spends it (the turn limit alone would allow it), while the
+    # good engine's few instant replies stay far inside it however busy the machine.
+    engines = [fake("good"), fake("slow", "slow", "--at", "3", "--delay-ms", "4000")]
     result = run_tournament(config(tmp_path / "out", engines, games=2, timeout_turn_ms=5000,
-                                   timeout_match_ms=600, tolerance_ms=100))
+                                   timeout_match_ms=3000, tolerance_ms=100))
     for game in result.records:
         assert (game.termination, game.winner) == (Termination.TIME, "good"), game.detail
 

@@ -77,6 +77,9 @@ def test_every_bad_message_gets_an_error_and_the_game_goes_on(gui: Gui) -> None:
         ('{"type": "new", "black": "human", "white": "human", "width": 9, "time_ms": 100, "moves": [[1, 1], [1, 1]]}',
          "cannot start from those moves"),
         ('{"type": "save", "format": "pdf"}', "save.format must be one of sgf, psq"),
+        ('{"type": "analyze", "key": 1, "width": 9, "moves": [[9, 9]]}', "analyze.moves[0] must be an [x, y] point"),
+        ('{"type": "analyze", "key": 1, "width": 9, "graph": "yes"}', "analyze.graph must be true or false"),
+        ('{"type": "analyze", "width": 9}', "needs the field 'key'"),
     ]
 
     async def script(ws, hello):
@@ -154,12 +157,66 @@ def test_games_with_engines_are_limited_and_people_are_not(gui: Gui) -> None:
     asyncio.run(script())
 
 
+def test_the_analysis_reports_on_the_position_asked_for_and_goes_with_the_tab(gui: Gui, warm_pbrain: str) -> None:
+    async def script(ws, hello):
+        await ws.send_json({"type": "analyze", "key": 7, "width": 9, "moves": [[4, 4], [5, 5]]})
+        report = await _reply(ws, ("analysis",), timeout=120)
+        assert report["key"] == 7 and report["moves"] and report["evaluation"]
+        assert all(m["move"] not in ([4, 4], [5, 5]) for m in report["moves"])
+        workers = gui.engines()
+        assert workers, "the analysis runs in a process of its own"
+        five = [[i // 2, 0] if i % 2 == 0 else [i // 2, 8] for i in range(9)]
+        await ws.send_json({"type": "analyze", "key": 8, "width": 9, "moves": five})
+        while (report := await _reply(ws, ("analysis",), timeout=60))["key"] != 8:
+            pass
+        assert report["finished"] == "black has made five: the game is over" and report["moves"] == []
+        return workers
+
+    workers = asyncio.run(_session(gui, script))
+    wait_for(lambda: not any(alive(pid) for pid in workers), 30, "the analysis worker gone with the tab")
+
+
+def test_the_analysis_takes_a_slot_like_a_game_with_engines(gui: Gui) -> None:
+    async def script(ws, hello):
+        await ws.send_json({"type": "new", "black": "steady", "white": "human", **FAST})  # the server's one slot
+        await _state_where(ws, lambda game: len(game["stones"]) == 1)
+        await ws.send_json({"type": "analyze", "key": 1, "width": 9, "moves": [[4, 4]]})
+        assert "the analysis must wait" in (await _reply(ws, ("error",)))["message"]
+        await ws.send_json({"type": "stop"})
+        await _until_over(ws)
+        await ws.send_json({"type": "analyze", "key": 2, "width": 9, "moves": [[4, 4]]})
+        assert (await _reply(ws, ("analysis", "error"), timeout=120))["type"] == "analysis"
+        await ws.send_json({"type": "stop_analysis"})
+        await ws.send_json({"type": "new", "black": "steady", "white": "human", **FAST})  # the slot is back
+        assert (await _reply(ws, ("state", "error")))["type"] == "state"
+
+    asyncio.run(_session(gui, script))
+
+
 def test_a_page_from_another_site_cannot_connect(gui: Gui) -> None:
     async def script():
         async with aiohttp.ClientSession() as session:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await session.ws_connect(gui.ws_url, origin="http://evil.example")
             assert refused.value.status == 403
+
+    asyncio.run(script())
+
+
+def test_a_rebinding_page_whose_origin_matches_its_host_is_refused(gui: Gui) -> None:
+    """DNS rebinding: evil.example is pointed at 127.0.0.1, so its page sends Origin and Host both evil.example. The
+    server's own page (Host 127.0.0.1 or localhost) still connects."""
+    port = gui.url.rsplit(":", 1)[1].strip("/")
+
+    async def script():
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(gui.ws_url, origin=f"http://evil.example:{port}",
+                                         headers={"Host": f"evil.example:{port}"})
+            assert refused.value.status == 403
+            for host in (f"localhost:{port}", f"127.0.0.1:{port}"):
+                async with session.ws_connect(gui.ws_url, origin=f"http://{host}", headers={"Host": host}) as ws:
+                    assert (await ws.receive_json(timeout=10))["type"] == "hello"
 
     asyncio.run(script())
 

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from monte.brain.board import Board
+from monte.analysis.positions import winning_line
+from monte.brain.board import BLACK, WHITE, Board
 from monte.brain.rules import RULE_CARO, RULE_RENJU
 from monte.tournaments.engines import EngineError
 from monte.tournaments.records import GameRecord, Termination, append_jsonl
 from monte.web.replay import RunFolders, RunNotFound
 from monte.web.roster import load_roster
-from monte.web.views import search_view, winning_line
+from monte.tournaments.referee import Ruling
+from monte.web.views import ending, result_text, search_view
 
 
 def played(moves: list[tuple[int, int]], rule: int = 0, size: int = 9) -> Board:
@@ -43,11 +45,24 @@ def test_winning_line_follows_the_rule() -> None:
 def test_search_view_draws_the_protocol_points_of_the_line() -> None:
     view = search_view("MESSAGE depth 12 winrate 62.5% iterations 4000 speed 100.0k/s time 40ms pv 4,4 5,5 6,3", 9)
     assert view["pv"] == [[4, 4], [5, 5], [6, 3]] and view["winrate"] == 0.625
-    assert view["summary"] == "depth 12  win 62.5%  4000 visits  pv E5 F4 G6"
-    # the realtime format writes the protocol's 8,8 as i9 (row from the top plus one); the board names it I7
+    assert view["summary"] == "depth 12  4000 visits" and view["evaluation"] == "win rate 62.5%"
+    # the realtime format writes the protocol's 8,8 as i9 (row from the top plus one); the page names it I7 itself
     rapfi = search_view("MESSAGE depth 8-12 ev 35 n 9000 pv h8 i9", 15)
-    assert rapfi["pv"] == [[7, 7], [8, 8]] and rapfi["summary"].endswith("pv H8 I7")
+    assert rapfi["pv"] == [[7, 7], [8, 8]] and rapfi["evaluation"] == "win rate 52.2%"
+    proof = search_view("MESSAGE depth 5-5 ev +M5 n 0 pv h8 i9", 15)
+    assert proof["evaluation"] == "win in 3" and proof["winrate"] == 1.0 and proof["mate"] == 5
+    forced = search_view("MESSAGE depth 1-1 ev 0 n 0 n/ms 0 tm 0 pv H8", 15)
+    assert forced["evaluation"] == "" and forced["winrate"] is None  # a move searched with 0 nodes: no win rate
     assert search_view("MESSAGE hello", 15) is None
+
+
+def test_endings_and_results_name_points_as_the_board_does() -> None:
+    ruling = Ruling(Termination.ILLEGAL, BLACK, "white played 11,12, which is occupied")
+    assert ending(ruling, {BLACK: "you", WHITE: "monte"}, 15, 15) == ("Black (you) wins: white played L3, which is "
+                                                                       "occupied.")
+    board = Board(9, 9)
+    assert result_text("W+R", board) == "White won by resignation" and result_text("Void", board) == "Unfinished"
+    assert result_text("B+", board) == "Black won" and result_text("0", board) == "Draw"
 
 
 def _record(game_id: int) -> GameRecord:

@@ -16,6 +16,8 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from monte.protocol.notation import named_points
+
 LOG_NAME = "games.jsonl"  # a run's log of game records, one JSON object a line, in the run's folder
 
 
@@ -233,7 +235,7 @@ def to_sgf(record: GameRecord) -> str:
     root.append(f"GN[{record.game_id}]")
     comment = f"rule {record.rule}; {record.termination.value}"
     if record.detail:
-        comment += f": {record.detail}"
+        comment += f": {named_points(record.detail, record.width, record.height)}"  # read by people: L3, not 11,12
     root.append(f"C[{_sgf_text(comment)}]")
     nodes = [f";{'BW'[i % 2]}[{_SGF_LETTERS[x]}{_SGF_LETTERS[y]}]" for i, (x, y, _) in enumerate(_stones(record))]
     return "(;" + "".join(root) + "".join(nodes) + ")\n"
@@ -311,6 +313,11 @@ def _sgf_main_line(text: str) -> list[str]:
         elif node is not None:
             node.append(ch)
             value = ch == "["
+    else:
+        if value:
+            raise ValueError("the SGF is cut short: a value '[...' is not closed")
+        if node is not None:
+            raise ValueError("the SGF is cut short: the game is not closed with ')'")
     if node is not None:
         nodes.append("".join(node))
     if depth <= 0 or not nodes:
@@ -332,6 +339,10 @@ def read_sgf(text: str) -> SavedGame:
     setup stones AB/AW and the moves B/W in order; the rule from a root comment ``rule N`` (Monte's own), else
     freestyle. ValueError names what is wrong."""
     nodes = _sgf_main_line(text)
+    for number, node in enumerate(nodes, start=1):
+        stray = _SGF_PROPERTY.sub("", node).strip()
+        if stray:
+            raise ValueError(f"not an SGF game: node {number} holds {stray[:30]!r}, which is no property KEY[value]")
     root = {key: [v.replace("\\]", "]").replace("\\\\", "\\") for v in _SGF_VALUE.findall(values)]
             for key, values in _SGF_PROPERTY.findall(nodes[0])}
     game = root.get("GM", ["4"])[0].strip()

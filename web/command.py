@@ -40,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
     from monte.web.roster import load_roster
 
     roster = load_roster(args.engine, args.config)
-    app = make_app(roster, RunFolders(Path(args.runs)), args.max_games)
+    app = make_app(roster, RunFolders(Path(args.runs)), args.max_games, args.host)
     asyncio.run(serve(app, args.host, args.port, webbrowser.open if args.open else None))
     return 0

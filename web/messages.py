@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Union
 
-from monte.analysis.notation import RULES
+from monte.protocol.notation import RULES
 from monte.brain.board import MAX_SIZE, MIN_SIZE
 
 HUMAN = "human"
@@ -70,7 +70,26 @@ class Save:
     format: str
 
 
-Command = Union[NewGame, PlayMove, Undo, Resign, Stop, Save]
+@dataclass(frozen=True)
+class Analyze:
+    """Search this position until told otherwise (``web.analysis``): the board, the rule, the stones played (black
+    first, alternating) and the page's `key` for it, which tags every report of its search. With `graph`, instead
+    a quick search of every position of the game, from the empty board to the last stone, for the win-rate graph."""
+
+    key: int
+    width: int
+    height: int
+    rule: int
+    moves: tuple[tuple[int, int], ...]
+    graph: bool = False
+
+
+@dataclass(frozen=True)
+class StopAnalysis:
+    """Stop the analysis."""
+
+
+Command = Union[NewGame, PlayMove, Undo, Resign, Stop, Save, Analyze, StopAnalysis]
 
 
 def parse_message(text: str, engines: Collection[str]) -> Command:
@@ -126,24 +145,45 @@ class _Fields:
             raise BadMessage(f"a {self.kind} message has no field {unknown[0]!r}")
 
 
-def _new_game(fields: _Fields, engines: Collection[str]) -> NewGame:
-    seats = [HUMAN, *engines]
-    width = fields.integer("width", MIN_SIZE, MAX_SIZE)
-    height = fields.integer("height", MIN_SIZE, MAX_SIZE, default=width)
+def _points(fields: _Fields, width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """The message's ``moves``: a list of [x, y] points on the board."""
     moves = fields.get("moves", [])
     if not isinstance(moves, list) or len(moves) > width * height:
-        raise BadMessage(f"new.moves must be a list of at most {width * height} [x, y] points")
+        raise BadMessage(f"{fields.kind}.moves must be a list of at most {width * height} [x, y] points")
     points = []
     for number, point in enumerate(moves, start=1):
         if (not isinstance(point, list) or len(point) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in point)
                 or not (0 <= point[0] < width and 0 <= point[1] < height)):
-            raise BadMessage(f"new.moves[{number - 1}] must be an [x, y] point on the {width}x{height} board, "
-                             f"not {_shown(point)}")
+            raise BadMessage(f"{fields.kind}.moves[{number - 1}] must be an [x, y] point on the {width}x{height} "
+                             f"board, not {_shown(point)}")
         points.append((point[0], point[1]))
+    return tuple(points)
+
+
+def _new_game(fields: _Fields, engines: Collection[str]) -> NewGame:
+    seats = [HUMAN, *engines]
+    width = fields.integer("width", MIN_SIZE, MAX_SIZE)
+    height = fields.integer("height", MIN_SIZE, MAX_SIZE, default=width)
+    points = _points(fields, width, height)
     return NewGame(black=fields.choice("black", seats), white=fields.choice("white", seats), width=width,
                    height=height, rule=RULES[fields.choice("rule", list(RULES), default="freestyle")],
-                   time_ms=fields.integer("time_ms", MIN_TIME_MS, MAX_TIME_MS), moves=tuple(points))
+                   time_ms=fields.integer("time_ms", MIN_TIME_MS, MAX_TIME_MS), moves=points)
+
+
+def _analyze(fields: _Fields, engines: Collection[str]) -> Analyze:
+    width = fields.integer("width", MIN_SIZE, MAX_SIZE)
+    height = fields.integer("height", MIN_SIZE, MAX_SIZE, default=width)
+    return Analyze(key=fields.integer("key", 0, 2 ** 31), width=width, height=height,
+                   rule=RULES[fields.choice("rule", list(RULES), default="freestyle")],
+                   moves=_points(fields, width, height), graph=_flag(fields, "graph"))
+
+
+def _flag(fields: _Fields, name: str) -> bool:
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise BadMessage(f"{fields.kind}.{name} must be true or false, not {_shown(value)}")
+    return value
 
 
 def _move(fields: _Fields, engines: Collection[str]) -> PlayMove:
@@ -161,6 +201,8 @@ _PARSERS = {
     "resign": lambda fields, engines: Resign(),
     "stop": lambda fields, engines: Stop(),
     "save": _save,
+    "analyze": _analyze,
+    "stop_analysis": lambda fields, engines: StopAnalysis(),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from monte.analysis.notation import rule_name
+from monte.protocol.notation import named_points, rule_name
 from monte.tournaments.records import LOG_NAME, GameRecord, SavedGame, Termination, read_jsonl
 from monte.web.views import saved_game_view
 
@@ -46,7 +46,8 @@ class RunFolders:
     def games(self, run: str) -> list[dict[str, Any]]:
         """A line for each game of `run`: players, result, how it ended, length."""
         return [{"id": r.game_id, "black": r.black, "white": r.white, "result": _result(r),
-                 "termination": r.termination.value, "detail": r.detail, "moves": len(r.opening) + len(r.moves),
+                 "termination": r.termination.value, "detail": named_points(r.detail, r.width, r.height),
+                 "moves": len(r.opening) + len(r.moves),
                  "size": f"{r.width}x{r.height}", "rule": rule_name(r.rule)} for r in self._records(run)]
 
     def game(self, run: str, game_id: int) -> dict[str, Any]:
@@ -56,7 +57,8 @@ class RunFolders:
                 view = saved_game_view(SavedGame.from_record(record),
                                        [None] * len(record.opening) + [ms for _, _, ms in record.moves])
                 return {**view, "id": game_id, "run": run, "opening": len(record.opening),
-                        "termination": record.termination.value, "detail": record.detail}
+                        "termination": record.termination.value,
+                        "detail": named_points(record.detail, record.width, record.height)}
         raise RunNotFound(f"run {run!r} has no game {game_id}")
 
 

@@ -12,6 +12,7 @@ stops, every table is closed first: no engine outlives it.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import signal
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from monte.analysis.notation import RULES, parse_rule
+from monte.protocol.notation import RULES, parse_rule
 from monte.analysis.positions import read_game_text
 from monte.tournaments.engines import EngineSpec
 from monte.web.replay import RunFolders, RunNotFound
@@ -37,11 +38,15 @@ ROSTER = web.AppKey("roster", dict)
 SLOTS = web.AppKey("slots", GameSlots)
 RUNS = web.AppKey("runs", RunFolders)
 TABLES = web.AppKey("tables", dict)
+HOST_NAME = web.AppKey("host_name", str)
 
 
-def make_app(roster: dict[str, EngineSpec], runs: RunFolders, max_games: int) -> web.Application:
-    """The application: its routes, the engines it may run, the runs it can replay, its limit of games at once."""
+def make_app(roster: dict[str, EngineSpec], runs: RunFolders, max_games: int,
+             host: str = "127.0.0.1") -> web.Application:
+    """The application: its routes, the engines it may run, the runs it can replay, its limit of games at once, and
+    the `host` it listens on (a name there is one its own page may be reached by)."""
     app = web.Application(client_max_size=MAX_UPLOAD_BYTES)
+    app[HOST_NAME] = host
     app[ROSTER] = roster
     app[SLOTS] = GameSlots(max_games)
     app[RUNS] = runs
@@ -62,9 +67,26 @@ async def _index(request: web.Request) -> web.FileResponse:
 
 
 def _same_origin(request: web.Request) -> bool:
-    """Whether the request comes from this server's own page (or from no page at all: a script, a test)."""
+    """Whether the request comes from this server's own page (or from no page at all: a script, a test).
+
+    The Origin must be the Host the request was sent to, and that Host must name this server as only it can be named:
+    an IP address, ``localhost``, or the name given to ``--host``. A page on another site whose domain has been
+    pointed at this machine (DNS rebinding) sends its own domain as both Origin and Host, and is refused."""
     origin = request.headers.get("Origin")
-    return origin is None or urlsplit(origin).netloc == request.host
+    if origin is None:
+        return True
+    if urlsplit(origin).netloc != request.host:
+        return False
+    name = (urlsplit(f"//{request.host}").hostname or "").lower()
+    return name in ("localhost", request.app[HOST_NAME].lower()) or _is_ip(name)
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 async def _live_game(request: web.Request) -> web.WebSocketResponse:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from monte.analysis.notation import rule_name
+from monte.protocol.notation import rule_name
 from monte.brain.board import BLACK, WHITE
 from monte.brain.codes import RULE_RENJU
 from monte.play.game import Game
@@ -28,9 +28,12 @@ from monte.tournaments.engines import EngineSpec
 from monte.tournaments.match import FAULT_TERMINATIONS
 from monte.tournaments.records import SavedGame, Termination, to_psq, to_sgf
 from monte.tournaments.referee import COLOR_NAMES, Ruling
-from monte.web.messages import HUMAN, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop, Undo, parse_message
+from monte.web.analysis import Analyst
+from monte.web.messages import (HUMAN, Analyze, BadMessage, Command, NewGame, PlayMove, Resign, Save, Stop,
+                                StopAnalysis, Undo, parse_message)
 from monte.web.players import POLL_S, EnginePlayers, finished
-from monte.web.views import ending, search_view, winning_line
+from monte.analysis.positions import winning_line
+from monte.web.views import ending, search_view
 
 THINKING_REPORT_S = 0.25
 """How often the page hears how long the engine has been thinking, and its latest search info."""
@@ -77,7 +80,8 @@ class Table:
         self.holds_slot = False
         self.driver: asyncio.Task | None = None
         self.thinking: tuple[int, float] | None = None  # the colour thinking and when it started (monotonic)
-        self.searches: dict[int, dict[str, Any]] = {}  # each engine's latest search info
+        self.searches: dict[int, dict[str, Any]] = {}  # the engines' search info, by the number of the move it chose
+        self.analyst = Analyst(send, slots)  # Monte's analysis of the position the page shows, when asked for
         self.turn_started = time.monotonic()
 
     # --- the page's messages --------------------------------------------------------------------------------------
@@ -90,7 +94,11 @@ class Table:
             await self._send({"type": "error", "message": str(exc)})
 
     async def _act(self, command: Command) -> None:
-        if isinstance(command, NewGame):
+        if isinstance(command, Analyze):
+            await self.analyst.search(command)
+        elif isinstance(command, StopAnalysis):
+            await self.analyst.close()
+        elif isinstance(command, NewGame):
             await self._new_game(command)
         elif isinstance(command, Save):
             await self._save(command.format)
@@ -182,6 +190,8 @@ class Table:
             if game.over:
                 self._give_back_slot()
             raise BadMessage("nothing to take back")
+        stones = game.board.stone_count  # the moves taken back take their search info with them
+        self.searches = {number: search for number, search in self.searches.items() if number <= stones}
         if self.players is not None:
             self.players.tell_position_again()
         self.turn_started = time.monotonic()
@@ -247,13 +257,13 @@ class Table:
         finally:
             self.thinking = None
         search = search_view(players.seats[color].latest_chat, height)
-        if search is not None:
-            self.searches[color] = search
         if thinking.fault is not None:
             game.end(self._fault_ruling(color, thinking.fault))
             return
         reply = thinking.reply
         game.play(reply.x, reply.y, reply.elapsed_ms)
+        if search is not None:
+            self.searches[game.board.stone_count] = search
         self.turn_started = time.monotonic()
         await self.publish()
 
@@ -285,8 +295,9 @@ class Table:
             self.slots.give_back()
 
     async def close(self) -> None:
-        """The tab went away or the server stops: nothing of this game may go on running."""
+        """The tab went away or the server stops: nothing of this game, nor its analysis, may go on running."""
         await self._stop_engines()
+        await self.analyst.close()
 
     # --- what the page sees ---------------------------------------------------------------------------------------
     async def publish(self) -> None:
@@ -301,7 +312,7 @@ class Table:
         ruling = game.ruling
         over = None if ruling is None else {
             "winner": ruling.winner, "termination": ruling.termination.value, "detail": ruling.detail,
-            "message": ending(ruling, self._labels()),
+            "message": ending(ruling, self._labels(), board.width, board.height),
             "line": winning_line(board) if ruling.termination == Termination.FIVE else []}
         thinking = None if self.thinking is None else {
             "color": self.thinking[0], "elapsed": round(time.monotonic() - self.thinking[1], 2)}
@@ -313,4 +324,4 @@ class Table:
             "stones": [[m.x, m.y, m.color, ms] for m, ms in zip(board.history, game.times_ms)],
             "to_move": game.to_move, "forbidden": sorted([x, y] for x, y in game.forbidden_points()),
             "over": over, "thinking": thinking,
-            "searches": {str(color): search for color, search in self.searches.items()}}}
+            "searches": {str(number): search for number, search in self.searches.items()}}}

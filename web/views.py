@@ -6,33 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from monte.analysis.notation import rule_name, search_summary
-from monte.analysis.positions import board_at
+from monte.protocol.notation import named_points, rule_name
+from monte.analysis.positions import board_at, winning_line
 from monte.brain.board import Board
-from monte.brain import kernels
 from monte.protocol.search_info import parse_search_info
 from monte.tournaments.records import SavedGame, Termination
 from monte.tournaments.referee import COLOR_NAMES, Ruling
 
 
-def winning_line(board: Board) -> list[list[int]]:
-    """The points of the five (or longer winning row) that the last stone made under the board's rule, or []."""
-    if not board.history:
-        return []
-    last = board.history[-1]
-    idx = board.index(last.x, last.y)
-    rules = kernels.module("monte.brain.rules")  # the compiled rules once loaded, else the same code interpreted
-    for direction in range(4):
-        step = rules.line_step(board.stride, direction)
-        if rules.five_in_direction(board.cells, idx, step, last.color, board.rule):
-            back, forward = rules.run_bounds(board.cells, idx, step, last.color)
-            return [list(board.coords(idx + k * step)) for k in range(-back, forward + 1)]
-    return []
-
-
 def search_view(line: str, height: int) -> dict[str, Any] | None:
-    """An engine's search info (its last MESSAGE line) for the page: a one-line summary, and the principal variation
-    as the protocol's points (``play.search_info`` reads both ``x,y`` and the realtime format's letters)."""
+    """An engine's search info (its last MESSAGE line) for the page: depth and nodes in a few words, the evaluation on
+    the one scale (``protocol.evaluation``: "win in N", "win rate 62.3%"), the win rate of the engine's side (None
+    when the line gives none), and the principal variation as the protocol's points (``protocol.search_info`` reads
+    both ``x,y`` and the realtime format's letters)."""
     info = parse_search_info(line)
     if info is None:
         return None
@@ -42,19 +28,25 @@ def search_view(line: str, height: int) -> dict[str, Any] | None:
         if not (comma and x.isdigit() and y.isdigit()):
             break
         pv.append([int(x), int(y)])
-    return {"summary": search_summary(info, height), "depth": info.depth, "winrate": info.winrate, "pv": pv}
+    depth = f"depth {info.depth}" + (f"-{info.seldepth}" if info.seldepth else "") if info.depth else ""
+    count = info.visits or info.nodes
+    nodes = f"{count} {'visits' if info.visits else 'nodes'}" if count else ""
+    return {"summary": "  ".join(part for part in (depth, nodes) if part), "evaluation": info.evaluation(),
+            "winrate": info.win_rate(), "mate": info.mate, "pv": pv}
 
 
-def ending(ruling: Ruling, labels: dict[int, str]) -> str:
-    """How the game ended, in a sentence for the page; `labels` name who played each colour ("" to say nothing)."""
+def ending(ruling: Ruling, labels: dict[int, str], width: int, height: int) -> str:
+    """How the game ended, in a sentence for the page with its points named as on the board (L3, not 11,12);
+    `labels` name who played each colour ("" to say nothing)."""
+    detail = named_points(ruling.detail, width, height)
     if ruling.termination == Termination.INTERRUPTED:
-        return f"Stopped: {ruling.detail}."
+        return f"Stopped: {detail}."
     if ruling.winner is None:
-        return f"Draw: {ruling.detail}."
+        return f"Draw: {detail}."
     label = labels[ruling.winner]
     winner = COLOR_NAMES[ruling.winner].capitalize() + (f" ({label})" if label else "")
     reason = {Termination.FIVE: "five in a row",
-              Termination.FOUL: "black played a forbidden point (renju)"}.get(ruling.termination, ruling.detail)
+              Termination.FOUL: "black played a forbidden point (renju)"}.get(ruling.termination, detail)
     return f"{winner} wins: {reason}."
 
 
@@ -64,6 +56,24 @@ def saved_game_view(game: SavedGame, times_ms: list[int | None] | None = None) -
     board = board_at(game, len(game.stones))
     times = times_ms or [None] * len(game.stones)
     return {"width": game.width, "height": game.height, "rule": game.rule, "rule_name": rule_name(game.rule),
-            "black": game.black, "white": game.white, "result": game.result,
+            "black": game.black, "white": game.white, "result": game.result, "opening": 0,
+            "result_text": result_text(game.result, board),
             "stones": [[x, y, color, ms] for (x, y, color), ms in zip(game.stones, times)],
             "line": winning_line(board)}
+
+
+def result_text(result: str, board: Board) -> str:
+    """A game's result as a player reads it: who won and how (an SGF ``RE`` such as ``B+``, ``W+R``, ``Void``), the
+    five on the board when the record does not say, or "unfinished"."""
+    five = winning_line(board)
+    if five:
+        return f"{COLOR_NAMES[board.at(*five[0])].capitalize()} won: five in a row"
+    result = result.strip()
+    winner = {"B": "Black", "W": "White"}.get(result[:1].upper())
+    if winner and result[1:2] == "+":
+        how = {"R": " by resignation", "T": " on time", "F": " by forfeit"}.get(result[2:3].upper(), "")
+        return f"{winner} won{how}"
+    if result.lower() in ("0", "draw", "1/2-1/2"):
+        return "Draw"
+    return "Unfinished" if result.lower() in ("", "void", "?", "*") else f"Result {result}"
+

@@ -3,6 +3,10 @@
 Columns are letters from A at the left (A..Z, then AA, AB... on boards wider than 26); rows are numbers from 1 at the
 bottom. On 15x15 the centre is H8. The protocol's ``x,y`` (0-based, x the column from the left, y the row from the
 top) is accepted too, so ``H8`` and ``7,7`` are the same point on 15x15: x = the column's index, y = height - row.
+Rules are named as people name them and numbered as the protocol's ``INFO rule`` numbers them.
+
+It lives with the protocol, below every tool that shows or reads a board (the search-info reader here, ``monte
+play``, ``monte analyze``, ``monte render``, the web board): each reaches it downward.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import re
 from string import ascii_uppercase
 
-from monte.protocol.search_info import SearchInfo
+from monte.protocol.search_info import ReportedSearch
 
 _POINT = re.compile(r"([A-Za-z]+)(\d+)")
 _XY = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*")
@@ -37,6 +41,19 @@ def column_index(name: str) -> int:
 def point_name(x: int, y: int, height: int) -> str:
     """The point (x, y) as people write it on a board `height` rows high, e.g. ``H8``."""
     return f"{column_name(x)}{height - y}"
+
+
+_PROTOCOL_POINT = re.compile(r"\b(\d+),(\d+)\b")
+
+
+def named_points(text: str, width: int, height: int) -> str:
+    """`text` with the protocol's ``x,y`` points on a `width` x `height` board written as people write them
+    (``black made five with 11,12`` -> ``... with L3`` on 15x15); points off the board are left as they are."""
+    def name(found: re.Match) -> str:
+        x, y = int(found.group(1)), int(found.group(2))
+        return point_name(x, y, height) if x < width and y < height else found.group(0)
+
+    return _PROTOCOL_POINT.sub(name, text)
 
 
 def line_names(points: list[tuple[int, int]], height: int) -> str:
@@ -109,16 +126,15 @@ def parse_size(text: str) -> tuple[int, int]:
         raise ValueError(f"board size {text!r} is not N or WxH") from None
 
 
-def search_summary(info: SearchInfo, height: int) -> str:
-    """An engine's search line as one short line for a status bar: depth, win rate or evaluation, nodes, and the
-    main line in the board's notation (rows from the bottom)."""
+def search_summary(info: ReportedSearch, height: int) -> str:
+    """An engine's search line as one short line for a status bar: depth, the evaluation on the one scale
+    (``protocol.evaluation``), nodes, and the main line in the board's notation (rows from the bottom)."""
     parts = []
     if info.depth:
         parts.append(f"depth {info.depth}" + (f"-{info.seldepth}" if info.seldepth else ""))
-    if info.winrate is not None:
-        parts.append(f"win {100 * info.winrate:.1f}%")
-    elif info.eval:
-        parts.append(f"ev {info.eval}")
+    evaluation = info.evaluation()  # the one scale: "win in N", "win rate 62.3%"
+    if evaluation:
+        parts.append(evaluation)
     count = info.visits or info.nodes
     if count:
         parts.append(f"{count} {'visits' if info.visits else 'nodes'}")

@@ -1,0 +1,57 @@
+"""Every part of numba the brain uses that numba does not promise to keep, in one place.
+
+numba's public interface (``njit``, ``typeof``, ``types``, ``intrinsic``) does not give the brain three things it
+needs: kernels compiled without the reference-counting runtime (the option ``_nrt``; see ``brain.jit.kernel``), the
+class of a compiled function and whether it may still compile (the warm-up finds and compiles the entry points), and a
+read of a slot that another thread writes which the compiler must make anew every time (the search's stop flag; see
+``shared_read``). They are reached here only, and ``tests/test_numba_private.py`` checks each against the installed
+numba, so that a numba release that changes one fails there, by name, rather than somewhere in a search. pyproject
+pins numba to the versions tested.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numba
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.dispatcher import Dispatcher
+from numba.extending import intrinsic
+
+__all__ = ["Dispatcher", "can_compile", "njit_without_refcounts", "shared_read"]
+
+
+def njit_without_refcounts(function: Callable[..., Any], **options: Any) -> Dispatcher:
+    """``numba.njit(**options)`` of `function` without numba's reference-counting runtime (``_nrt=False``): numba
+    then refuses to compile any allocation in it."""
+    return numba.njit(_nrt=False, **options)(function)
+
+
+def can_compile(dispatcher: Dispatcher) -> bool:
+    """Whether `dispatcher` may still compile new signatures (False once ``disable_compile`` was called, as for a
+    function compiled from explicit signatures only)."""
+    return bool(dispatcher._can_compile)
+
+
+@intrinsic
+def shared_read(typingctx: Any, array: types.Array, index: types.Integer) -> Any:
+    """``array[index]`` of an integer array (no bounds check, `index` >= 0), read as an atomic load with
+    "monotonic" (relaxed) ordering.
+
+    A plain read of a slot that nothing in a loop writes may be hoisted out of the loop by LLVM, which assumes no other
+    thread writes it: the loop then never sees another thread's store (a stop flag set by YXSTOP or the deadline
+    timer) and runs to its end. An atomic load is made every time it runs, and sees such a store soon after it is made.
+    """
+    if not (isinstance(array, types.Array) and isinstance(array.dtype, types.Integer)
+            and isinstance(index, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> ir.Value:
+        array_type, index_type = signature.args
+        made = context.make_array(array_type)(context, builder, args[0])
+        at = context.cast(builder, args[1], index_type, types.intp)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, made, [at], wraparound=False)
+        return builder.load_atomic(pointer, "monotonic", array_type.dtype.bitwidth // 8)
+
+    return array.dtype(array, index), codegen
