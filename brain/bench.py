@@ -19,13 +19,16 @@ from dataclasses import asdict, dataclass
 
 from monte.brain.board import Board
 from monte.brain.limits import new_limits
-from monte.brain.memory import DEFAULT_NODES
-from monte.brain.mcts import new_tree, reset_tree, search
+from monte.brain.mcts import search
 from monte.brain.position import new_state
 from monte.brain.settings import Params
 from monte.brain.threats import new_workspace
-from monte.brain.uct import UctSearch, UctTree, seed_random
+from monte.brain.tree import fill, new_tree, reset_tree
+from monte.brain.uct import MAX_NODES, UctSearch, UctTree, seed_random
 from monte.brain.vct import new_vct_space
+
+BENCH_TREE_BYTES = 64 * 1024 * 1024
+BENCH_FILL = 0.45  # past this fill the tree is cleared, well before a reclaim would run
 
 POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
     "15x15 opening": (15, [(7, 7), (8, 8), (8, 6)]),
@@ -82,7 +85,7 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     """Monte's MCTS iterations per second from `board`, on a fresh tree."""
     params = params or Params()
     st = new_state(board)
-    tree = new_tree(2_000_000)
+    tree = new_tree(BENCH_TREE_BYTES)
     ws = new_workspace(st.cells.shape[0])
     vs = new_vct_space()
     limits = new_limits()
@@ -90,10 +93,10 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     reset_tree(tree)
 
     def run() -> int:
-        # a full tree starts again, and so does a proven root: its search ends at once, and a run that counted
-        # the idle time after it would measure nothing (the learned evaluation's search proves the 20x20 middle
-        # game in about 50k iterations)
-        if tree.meta[0] > tree.move.shape[0] - 100_000 or tree.proven[0] != 0:
+        # a tree about to be reclaimed starts again (the speed of a growing tree, not of reclaims), and so does a
+        # proven root: its search ends at once, and a run that counted the idle time after it would measure nothing
+        # (the learned evaluation's search proves the 20x20 middle game in about 50k iterations)
+        if fill(tree) > BENCH_FILL or tree.proven[0] != 0:
             reset_tree(tree)
         return int(search(st, tree, board.to_move, 2000, params, ws, vs, limits))
 
@@ -103,7 +106,7 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
 def uct_speed(board: Board, seconds: float) -> float:
     """Plain UCT iterations (playouts) per second from `board`."""
     seed_random(1)
-    tree = UctTree(DEFAULT_NODES)
+    tree = UctTree(MAX_NODES)
     search = UctSearch(board, tree)
 
     def run() -> int:

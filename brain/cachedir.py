@@ -9,7 +9,6 @@ imports no numba: ``pbrain-monte`` reads it before it loads the compiler (``brai
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import sys
@@ -17,6 +16,11 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock; a packaged brain ships its cache warm (``monte package``)
+    fcntl = None
 
 
 def source_fingerprint() -> str:
@@ -28,16 +32,23 @@ def source_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def cache_dir() -> str:
-    """The writable folder for numba's compile cache: under $MONTE_CACHE_DIR, else ~/.cache/monte, else /tmp;
-    one subfolder per source fingerprint."""
+FROZEN_CACHE = "cache"
+"""The cache folder of a packaged brain (``monte package``), beside its executable: shipped full."""
+
+
+def cache_dir(fingerprint: str) -> str:
+    """The writable folder for numba's compile cache: under $MONTE_CACHE_DIR, else ~/.cache/monte (a packaged
+    brain: its own folder's FROZEN_CACHE instead, so that it writes nothing elsewhere), else the system's temporary
+    folder; one subfolder per source fingerprint."""
     candidates = []
     if os.environ.get("MONTE_CACHE_DIR"):
         candidates.append(os.environ["MONTE_CACHE_DIR"])
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    candidates.append(os.path.join(xdg, "monte"))
-    candidates.append(os.path.join(tempfile.gettempdir(), f"monte-{os.getuid()}"))
-    fingerprint = source_fingerprint()
+    if getattr(sys, "frozen", False):
+        candidates.append(os.path.join(os.path.dirname(os.path.abspath(sys.executable)), FROZEN_CACHE))
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        candidates.append(os.path.join(xdg, "monte"))
+    candidates.append(os.path.join(tempfile.gettempdir(), f"monte-{os.getuid() if hasattr(os, 'getuid') else 0}"))
     candidates = [os.path.join(c, "numba-" + fingerprint) for c in candidates]
     for folder in candidates:
         try:
@@ -49,11 +60,19 @@ def cache_dir() -> str:
     return candidates[-1]
 
 
-BRAIN_CACHE_DIR = cache_dir()
+SOURCE_FINGERPRINT = source_fingerprint()
+BRAIN_CACHE_DIR = cache_dir(SOURCE_FINGERPRINT)
 """This source version's folder: numba's compile cache (unless NUMBA_CACHE_DIR says otherwise) and pattern tables."""
 
 WARM_MARKER = "warm"
 """The file a finished warm-up leaves in the folder, naming the Python and numba it compiled for."""
+
+
+def compiled_count() -> int:
+    """How many compiled functions numba's cache holds for this source version (its data files): it grows as a
+    compile goes on, function by function."""
+    folders = {BRAIN_CACHE_DIR, os.environ.get("NUMBA_CACHE_DIR") or BRAIN_CACHE_DIR}
+    return sum(1 for folder in folders for _ in Path(folder).rglob("*.nbc"))
 
 
 def _toolchain() -> str:
@@ -83,6 +102,9 @@ def mark_warm() -> None:
 def folder_lock(folder: str | Path) -> Iterator[None]:
     """Hold an exclusive lock on `folder` itself (no lock file to leave behind) for the block; a process that dies
     holding it releases it."""
+    if fcntl is None:
+        yield
+        return
     handle = os.open(folder, os.O_RDONLY)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from monte.brain.codes import UNKNOWN_LOSS_PLIES
 from monte.brain.limits import SearchLimits
-from monte.brain.mcts import Tree
 from monte.brain.position import State
 from monte.brain.root_filter import FILTER_SPLIT, root_children
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch
-
+from monte.brain.tree import Tree
 
 
 def measure_defences(threats: ThreatSearch, st: State, tree: Tree, color: int, loss_plies: dict[int, int],

@@ -29,8 +29,8 @@ from monte.brain import move_report
 from monte.brain.board import MOVE_WINS, Board
 from monte.brain.defence import longest_defence, loss_length, measure_defences
 from monte.brain.limits import SearchLimits
-from monte.brain.memory import tree_capacity
-from monte.brain.mcts import M_MAXDEPTH, M_NEXT, M_ROOT, NODE_BYTES, Tree, expand_root, find_child, new_tree, reset_tree
+from monte.brain.memory import tree_bytes
+from monte.brain.mcts import expand_root, find_child
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
 from monte.brain.quiet_threats import QuietThreats
@@ -40,10 +40,10 @@ from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, children, new_tree, reclaim, reset_tree
 from monte.brain.warmup import warm_up
 
 ROOT_VCF_PLIES = 40
-REUSE_LIMIT = 0.6             # past this fill, a reused tree is cleared rather than kept
 
 
 class MctsPlayer:
@@ -110,7 +110,7 @@ class MctsPlayer:
         if count == 0:  # lost at once or the board is full: any legal move will do
             return move_report.fallback(board, started, "no saving move")
         if count == 1:
-            move = int(tree.move[tree.first[root]])
+            move = int(tree.move[children(tree, root)[0]])
             wins = board.is_empty(*board.coords(move)) and board.judge(*board.coords(move)) == MOVE_WINS
             return move_report.report(board, tree, started, 0, move, "forced", mate=1 if wins else 0)
 
@@ -132,7 +132,7 @@ class MctsPlayer:
 
         threatened = threats.vct(st, 3 - color, threats.nodes_for(self.options.threat_share * thinking, limits),
                                  limits) >= 0 or threats.unknown
-        zone = threats.zone(st, 3 - color) if threatened else set()
+        zone = threats.zone(st, 3 - color, limits) if threatened else set()
         loss_plies = self.root_filter.filter(st, tree, color, threatened, zone,
                                              limits.now() + self.options.filter_share * thinking, ws, limits)
 
@@ -176,27 +176,30 @@ class MctsPlayer:
         if self.tree is None or max_memory != self._memory:
             self._memory = max_memory
             self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
-            self.tree = new_tree(tree_capacity(max_memory, NODE_BYTES))
+            self.tree = new_tree(tree_bytes(max_memory))
             self._tree_history = []
             self._tree_board = None
         return self.tree
 
     def _tree_for(self, board: Board, max_memory: int) -> Tree:
-        """The tree, its root moved to this position when the game went through the old tree, else cleared."""
+        """The tree, its root moved to this position when the game went through the old tree (and what the new root
+        does not reach reclaimed), else cleared."""
         tree = self._tree_sized(max_memory)
         history = [board.index(m.x, m.y) for m in board.history]
         shape = (board.width, board.height, board.rule)
         old = self._tree_history
         reused = False
-        if (self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old
-                and tree.meta[M_NEXT] < REUSE_LIMIT * tree.move.shape[0]):
+        if self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old:
             node = int(tree.meta[M_ROOT])
             for move in history[len(old):]:
                 node = int(find_child(tree, node, move)) if node >= 0 else -1
                 if node < 0:
                     break
             if node >= 0:
+                moved = node != tree.meta[M_ROOT]
                 tree.meta[M_ROOT] = node
+                if moved:
+                    reclaim(tree, RECLAIM_TARGET)
                 reused = True
         if not reused:
             reset_tree(tree)

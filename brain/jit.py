@@ -8,21 +8,65 @@ happens first. A ``NUMBA_CACHE_DIR`` set by the user wins. The setting is made i
 starts, each of which (other revisions of Monte included) picks the folder for its own sources. The folder is
 ``brain.cachedir.BRAIN_CACHE_DIR``, one per source version. What the brain takes from numba beyond its public
 interface comes through ``brain.numba_private``.
+
+numba files a function's cache under a folder named after the absolute path of its source's folder, stamped with a
+hash of the source (of the executable, in a frozen program): a cache compiled in one folder is not found in
+another. The brain's cache folder already belongs to one version of its sources, so the brain's functions are filed
+by a locator of its own (``BrainCacheLocator``, first in numba's list): in that folder whatever the install path, and
+stamped with the sources' fingerprint. A packaged brain (``monte package``) ships its cache that way: compiled where
+it was built, found wherever it is unzipped.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 
 import numba
 
-from monte.brain.cachedir import BRAIN_CACHE_DIR
+from monte.brain.cachedir import BRAIN_CACHE_DIR, SOURCE_FINGERPRINT
+from monte.brain.numba_private import CacheLocator, add_cache_locator  # compiles nothing: before the set-up is fine
+
+BRAIN_FOLDER = Path(__file__).resolve().parent
+KERNELS = "kernels"
+"""The subfolder of the brain's cache folder that holds numba's files."""
+
+
+class BrainCacheLocator(CacheLocator):
+    """numba's cache of a function of the brain: in ``BRAIN_CACHE_DIR/kernels``, stamped with the sources'
+    fingerprint (see the module docstring)."""
+
+    def __init__(self, py_func, py_file: str) -> None:
+        self._lineno = py_func.__code__.co_firstlineno
+
+    def get_cache_path(self) -> str:
+        return os.path.join(BRAIN_CACHE_DIR, KERNELS)
+
+    def get_source_stamp(self) -> str:
+        return SOURCE_FINGERPRINT
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file: str) -> "BrainCacheLocator | None":
+        """A locator for a function defined in the brain's folder (None for any other: numba's own locators)."""
+        if Path(py_file).resolve().parent != BRAIN_FOLDER:
+            return None
+        locator = cls(py_func, py_file)
+        try:
+            locator.ensure_cache_path()
+        except OSError:
+            return None
+        return locator
+
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = BRAIN_CACHE_DIR  # kept: numba re-reads its config only when a NUMBA_ variable changes
+    add_cache_locator(BrainCacheLocator)
 
 from numba import typeof, types  # noqa: E402  (must follow the cache set-up above)
 

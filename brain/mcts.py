@@ -3,10 +3,13 @@
 Leaf values come from the pattern evaluation, or (``rollout_plies`` > 0) from a short tactical rollout; the
 tournament runner weighs one against the other (``pbrain-monte --set rollout_plies=20``).
 
-The tree is a struct of arrays (one slot per node, children of a node in consecutive slots), allocated once and
-reused across moves: a node's subtree survives when the game goes through it. Python calls ``search`` in short
-slices and looks at the tree between them; a stop (YXSTOP, the deadline) or a spent node budget reaches ``search``
-inside a slice, through the limits array every search kernel takes (``brain.limits``).
+The tree (``brain.tree``) gives an expanded node an edge block -- each move with its prior -- and a child a node of
+its own only when the search first goes into it; it is allocated once and reused across moves: a node's subtree
+survives when the game goes through it. When too little room is left for an iteration the search reclaims what
+the root no longer reaches and, if need be, the children of its least visited nodes (``brain.tree.reclaim``), so a
+long think keeps deepening. Python calls ``search`` in short slices and looks at the tree between them; a stop
+(YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a slice, through the limits array every
+search kernel takes (``brain.limits``).
 
 Values are in [-1, 1]. ``wsum`` of a node is seen from the player who moved into it, so a parent picks the child
 with the highest mean. ``proven`` is seen from the side to move at the node: +1 it wins, -1 it loses.
@@ -16,74 +19,19 @@ opponent) is lost -- the MCTS-Solver rules, which let a won position be played o
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from monte.brain.evaluation import learned_logit
-from monte.brain.jit import Int64Array, kernel
+from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from monte.brain.position import I_STONES, State, make, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves
+from monte.brain.tree import (
+    M_MAXDEPTH, M_ROOT, MAX_VISITS, RECLAIM_TARGET, Tree, new_block, new_node, reclaim, room,
+)
 from monte.brain.vct import VctSpace, find_vct
-
-NODE_BYTES = 4 + 4 + 2 + 4 + 4 + 4 + 1
-
-# meta[] slots
-M_NEXT = 0       # first free slot
-M_ROOT = 1       # current root
-M_MAXDEPTH = 2   # deepest path of the last search call
-
-
-class Tree(NamedTuple):
-    """The search tree as parallel arrays (see the module docstring)."""
-
-    move: np.ndarray     # int32: the move that leads to the node
-    first: np.ndarray    # int32: first child slot, -1 if not expanded
-    count: np.ndarray    # int16: number of children
-    visits: np.ndarray   # int32
-    wsum: np.ndarray     # float32: value sum, from the player who moved into the node
-    prior: np.ndarray    # float32
-    proven: np.ndarray   # int8: +1/-1 from the side to move at the node, 0 unknown
-    meta: np.ndarray     # int64[4]
-
-
-def new_tree(capacity: int) -> Tree:
-    """An empty tree with room for `capacity` nodes.
-
-    The node arrays are left unwritten: a slot is written in full when it is taken (``_expand``, ``reset_tree``),
-    so a large tree costs no time to make and its memory is touched only as the search fills it (filling 4M nodes
-    here took 107 ms)."""
-    capacity = max(capacity, 1024)
-    tree = Tree(
-        move=np.empty(capacity, dtype=np.int32),
-        first=np.empty(capacity, dtype=np.int32),
-        count=np.empty(capacity, dtype=np.int16),
-        visits=np.empty(capacity, dtype=np.int32),
-        wsum=np.empty(capacity, dtype=np.float32),
-        prior=np.empty(capacity, dtype=np.float32),
-        proven=np.empty(capacity, dtype=np.int8),
-        meta=np.zeros(4, dtype=np.int64),
-    )
-    reset_tree(tree)
-    return tree
-
-
-@kernel
-def reset_tree(tree: Tree) -> None:
-    """Drop every node; the root becomes a fresh slot 0."""
-    tree.meta[M_NEXT] = 1
-    tree.meta[M_ROOT] = 0
-    tree.move[0] = -1
-    tree.first[0] = -1
-    tree.count[0] = 0
-    tree.visits[0] = 0
-    tree.wsum[0] = 0.0
-    tree.prior[0] = 1.0
-    tree.proven[0] = 0
-
 
 @kernel
 def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
@@ -189,34 +137,30 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
             if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws, p.vcf_chain != 0, limits):
                 tree.proven[node] = 1
                 return -1
-    start = tree.meta[M_NEXT]
-    if start + n > tree.move.shape[0]:
+    h = new_block(tree, node, n)
+    if h < 0:
         return 0
-    tree.meta[M_NEXT] = start + n
     total = 0.0
     for i in range(n):
         w = (max(values[i], 0.0) + 1.0) ** p.prior_power
         values[i] = w
         total += w
     for i in range(n):
-        c = start + i
-        tree.move[c] = moves[i]
-        tree.first[c] = -1
-        tree.count[c] = 0
-        tree.visits[c] = 0
-        tree.wsum[c] = 0.0
-        tree.prior[c] = values[i] / total
-        tree.proven[c] = 0
-    tree.first[node] = start
-    tree.count[node] = n
+        e = h + 1 + i
+        tree.e_move[e] = moves[i]
+        tree.e_prior[e] = values[i] / total
+        tree.e_child[e] = -1
+    tree.block[node] = h
     return 1
 
 
 @kernel
 def _select(tree: Tree, node: int, p: Params) -> int:
-    """The child to descend into: a proven win at once, else the best PUCT score among unproven children."""
-    first = tree.first[node]
-    n = tree.count[node]
+    """The edge to descend along: a proven win at once, else the best PUCT score among unproven children (a child
+    never visited, which has no node yet, scores as the first-play urgency). The edges come in descending prior
+    (``generate_moves`` sorts them), so of the children never visited only the first can score best: the others
+    are passed over unscored."""
+    h = tree.block[node]
     visits = tree.visits[node]
     fpu = 0.0
     if visits > 0:
@@ -224,34 +168,46 @@ def _select(tree: Tree, node: int, p: Params) -> int:
     sqrt_n = np.sqrt(max(visits, 1))
     best = -1
     best_score = -1e30
-    for c in range(first, first + n):
-        pr = tree.proven[c]
-        if pr == -1:
-            return c
-        if pr == 1:
-            continue
-        v = tree.visits[c]
-        q = tree.wsum[c] / v if v > 0 else fpu
-        s = q + p.c_puct * tree.prior[c] * sqrt_n / (1 + v)
+    unvisited_seen = False
+    for e in range(h + 1, h + 1 + tree.e_move[h]):
+        c = tree.e_child[e]
+        v = 0
+        q = fpu
+        if c < 0:
+            if unvisited_seen:
+                continue
+            unvisited_seen = True
+        else:
+            pr = tree.proven[c]
+            if pr == -1:
+                return e
+            if pr == 1:
+                continue
+            v = tree.visits[c]
+            if v > 0:
+                q = tree.wsum[c] / v
+        s = q + p.c_puct * tree.e_prior[e] * sqrt_n / (1 + v)
         if s > best_score:
             best_score = s
-            best = c
+            best = e
     return best
 
 
 @kernel
 def _settle(tree: Tree, node: int) -> None:
-    """Apply the solver rules to `node` from its children's proofs."""
-    first = tree.first[node]
-    n = tree.count[node]
-    if n == 0:
+    """Apply the solver rules to `node` from its children's proofs (a child never visited is not proven)."""
+    h = tree.block[node]
+    if h < 0:
         return
     all_lost = True
-    for c in range(first, first + n):
-        if tree.proven[c] == -1:
+    for e in range(h + 1, h + 1 + tree.e_move[h]):
+        c = tree.e_child[e]
+        if c < 0:
+            all_lost = False
+        elif tree.proven[c] == -1:
             tree.proven[node] = 1
             return
-        if tree.proven[c] != 1:
+        elif tree.proven[c] != 1:
             all_lost = False
     if all_lost:
         tree.proven[node] = -1
@@ -283,6 +239,20 @@ def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: V
 
 
 @kernel
+def back_up(tree: Tree, path: Int32Array, depth: int, value: float) -> None:
+    """Count a visit of each node of path[0..depth], with `value` for the side to move at path[depth] (so -value for
+    the player who moved into it), and settle the proofs it passes."""
+    v = value
+    for d in range(depth, -1, -1):
+        n = path[d]
+        tree.visits[n] += 1
+        tree.wsum[n] += -v
+        v = -v
+        if d < depth and tree.proven[path[d + 1]] != 0:
+            _settle(tree, n)
+
+
+@kernel
 def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Workspace, vs: VctSpace,
            limits: Int64Array) -> int:
     """Run up to `iterations` MCTS iterations from the root (side to move: `color`), fewer when `limits` say stop;
@@ -292,7 +262,11 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     An iteration does not take its moves back at its end: the next one mostly walks down the same first moves, so
     only the part of the old path below where the new one leaves it is unmade (``made`` moves, path[1..made], are
     on the board). Where an iteration reads the state -- at a node without children -- it is that node's: the old
-    path cannot have gone deeper through a node without children. Everything is unmade before returning."""
+    path cannot have gone deeper through a node without children. Everything is unmade before returning, and before
+    a reclaim (which may free the old path's nodes).
+
+    An iteration makes at most one expansion and one node; when they might not fit, the tree is reclaimed first.
+    The search stops short of MAX_VISITS at the root (visits are int32)."""
     path = ws.path
     made = 0
     moves = ws.moves
@@ -302,8 +276,13 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     done = 0
     deepest = tree.meta[M_MAXDEPTH]
     for _ in range(iterations):
-        if tree.proven[root] != 0 or charge(limits):
+        if tree.proven[root] != 0 or tree.visits[root] >= MAX_VISITS or charge(limits):
             break
+        if not room(tree, 1, p.max_children + 1):
+            while made > 0:
+                unmake(st, int(tree.move[path[made]]))
+                made -= 1
+            reclaim(tree, RECLAIM_TARGET)
         node = root
         c = color
         depth = 0
@@ -314,7 +293,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             if pr != 0:
                 value = float(pr)
                 break
-            if tree.first[node] < 0:
+            if tree.block[node] < 0:
                 if tree.visits[node] == 0 and node != root:
                     value, proof = evaluate(st, c, p)
                     if proof != 0:
@@ -329,16 +308,26 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 if r == 0:
                     value, proof = evaluate(st, c, p)
                     break
-            child = _select(tree, node, p)
-            if child < 0:  # every child lost: settle below
+            e = _select(tree, node, p)
+            if e < 0:  # every child lost: settle below
                 _settle(tree, node)
                 value = float(tree.proven[node]) if tree.proven[node] != 0 else -1.0
                 break
+            child = tree.e_child[e]
+            if child < 0:
+                child = new_node(tree, int(tree.e_move[e]))
+                if child < 0:  # no room even after a reclaim: value the node as a leaf
+                    while made > depth:
+                        unmake(st, int(tree.move[path[made]]))
+                        made -= 1
+                    value, proof = evaluate(st, c, p)
+                    break
+                tree.e_child[e] = child
             if made <= depth or path[depth + 1] != child:  # leaving the moves already made
                 while made > depth:
-                    unmake(st, tree.move[path[made]])
+                    unmake(st, int(tree.move[path[made]]))
                     made -= 1
-                make(st, tree.move[child], c)
+                make(st, int(tree.move[child]), c)
                 made = depth + 1
             c = 3 - c
             node = child
@@ -346,23 +335,15 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             path[depth] = node
             if depth <= p.vct_depth and _threat_proof_due(tree, node, p):
                 while made > depth:  # the board must hold this node's position, not the old path below it
-                    unmake(st, tree.move[path[made]])
+                    unmake(st, int(tree.move[path[made]]))
                     made -= 1
                 _threat_proof(st, tree, node, c, p, vs, limits)
         if depth > deepest:
             deepest = depth
-        # back up: `value` is for the side to move at path[depth]
-        v = value
-        for d in range(depth, -1, -1):
-            n = path[d]
-            tree.visits[n] += 1
-            tree.wsum[n] += -v
-            v = -v
-            if d < depth and tree.proven[path[d + 1]] != 0:
-                _settle(tree, n)
+        back_up(tree, path, depth, value)
         done += 1
     while made > 0:
-        unmake(st, tree.move[path[made]])
+        unmake(st, int(tree.move[path[made]]))
         made -= 1
     tree.meta[M_MAXDEPTH] = deepest
     return done
@@ -370,48 +351,69 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
 
 @kernel
 def best_child(tree: Tree, node: int) -> int:
-    """The move to play from `node`, in order of priority: a child proven lost for the opponent (a win for us);
-    else the most-visited child not proven won for the opponent; else (all lose) the most-visited child."""
-    first = tree.first[node]
-    n = tree.count[node]
-    if n == 0:
+    """The child (node) to play from `node`, in order of priority: a child proven lost for the opponent (a win for
+    us); else the most-visited child not proven won for the opponent; else (all lose) the most-visited child. -1 when
+    the search has gone into none."""
+    h = tree.block[node]
+    if h < 0:
         return -1
+    first = h + 1
+    end = first + tree.e_move[h]
     best = -1
-    for c in range(first, first + n):
-        if tree.proven[c] == -1:
+    for e in range(first, end):
+        c = tree.e_child[e]
+        if c >= 0 and tree.proven[c] == -1:
             if best < 0 or tree.visits[c] > tree.visits[best] or tree.proven[best] != -1:
                 best = c
     if best >= 0:
         return best
-    for c in range(first, first + n):
-        if tree.proven[c] != 1 and (best < 0 or tree.visits[c] > tree.visits[best]):
+    for e in range(first, end):
+        c = tree.e_child[e]
+        if c >= 0 and tree.proven[c] != 1 and (best < 0 or tree.visits[c] > tree.visits[best]):
             best = c
     if best >= 0:
         return best
-    for c in range(first, first + n):
-        if best < 0 or tree.visits[c] > tree.visits[best]:
+    for e in range(first, end):
+        c = tree.e_child[e]
+        if c >= 0 and (best < 0 or tree.visits[c] > tree.visits[best]):
             best = c
     return best
 
 
 @kernel
 def find_child(tree: Tree, node: int, move: int) -> int:
-    """The child of `node` reached by `move`, or -1."""
-    first = tree.first[node]
-    for c in range(first, first + tree.count[node]):
-        if tree.move[c] == move:
-            return c
+    """The child (node) of `node` reached by `move`, or -1 (not a child, or never visited)."""
+    h = tree.block[node]
+    if h < 0:
+        return -1
+    for e in range(h + 1, h + 1 + tree.e_move[h]):
+        if tree.e_move[e] == move:
+            return tree.e_child[e]
     return -1
 
 
 @kernel
 def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Workspace, limits: Int64Array) -> int:
-    """Make sure the root has children, up to `limit` of them (the root filter needs them; the root VCF is the
-    engine's job). Returns the child count (0: none)."""
+    """Make sure the root has children, up to `limit` of them, each with a node (the root filter marks them, the
+    player reads them); the root VCF is the engine's job. Returns the child count (0: none)."""
     root = tree.meta[M_ROOT]
-    if tree.first[root] < 0:
+    if tree.block[root] < 0:
         # a root the last search proved (an in-tree VCF, a leaf's evaluation) may have no children yet: it needs
         # them to play the proof out
         tree.proven[root] = 0
+        if not room(tree, limit, limit + 1):
+            reclaim(tree, RECLAIM_TARGET)
         _expand(st, tree, root, color, p, limit, 0, ws.moves, ws.values, ws, limits)
-    return tree.count[root]
+    h = tree.block[root]
+    if h < 0:
+        return 0
+    n = tree.e_move[h]
+    if not room(tree, n, 0):
+        reclaim(tree, RECLAIM_TARGET)
+    for e in range(h + 1, h + 1 + n):
+        if tree.e_child[e] < 0:
+            c = new_node(tree, int(tree.e_move[e]))
+            if c < 0:
+                return 0
+            tree.e_child[e] = c
+    return n

@@ -12,8 +12,9 @@ import time
 import numpy as np
 
 from monte.brain.board import Board
-from monte.brain.mcts import M_MAXDEPTH, M_ROOT, Tree, best_child
+from monte.brain.mcts import best_child
 from monte.brain.player import MoveChoice, SearchInfo
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, fill
 
 MAX_PV_PLIES = 30             # the longest principal variation reported
 
@@ -42,7 +43,8 @@ def search_info(board: Board, tree: Tree, started: float, iterations: int, move:
     if mate != 0:
         rate = 1.0 if mate > 0 else 0.0
     return SearchInfo(depth=len(pv), seldepth=max(len(pv), int(tree.meta[M_MAXDEPTH])), winrate=rate,
-                      nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note)
+                      nodes=iterations, seconds=time.monotonic() - started, pv=pv, mate=mate, note=note,
+                      tree=fill(tree))
 
 
 def progress_info(board: Board, tree: Tree, started: float, iterations: int) -> SearchInfo | None:
@@ -67,7 +69,7 @@ def principal_variation(board: Board, tree: Tree, root: int, length: int = MAX_P
     """The most-visited line below `root`, at most `length` moves."""
     line = []
     node = root
-    while len(line) < length and tree.first[node] >= 0:
+    while len(line) < length and tree.block[node] >= 0:
         node = int(best_child(tree, node))
         if node < 0 or tree.visits[node] == 0:
             break

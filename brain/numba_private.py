@@ -1,10 +1,11 @@
 """Every part of numba the brain uses that numba does not promise to keep, in one place.
 
-numba's public interface (``njit``, ``typeof``, ``types``, ``intrinsic``) does not give the brain three things it
+numba's public interface (``njit``, ``typeof``, ``types``, ``intrinsic``) does not give the brain four things it
 needs: kernels compiled without the reference-counting runtime (the option ``_nrt``; see ``brain.jit.kernel``), the
-class of a compiled function and whether it may still compile (the warm-up finds and compiles the entry points), and a
+class of a compiled function and whether it may still compile (the warm-up finds and compiles the entry points), a
 read of a slot that another thread writes which the compiler must make anew every time (the search's stop flag; see
-``shared_read``). They are reached here only, and ``tests/test_numba_private.py`` checks each against the installed
+``shared_read``), and a say in where a function's cache is filed (``CacheLocator``, ``add_cache_locator``; see
+``brain.jit.BrainCacheLocator``). They are reached here only, and ``tests/test_numba_private.py`` checks each against the installed
 numba, so that a numba release that changes one fails there, by name, rather than somewhere in a search. pyproject
 pins numba to the versions tested.
 """
@@ -15,11 +16,22 @@ from typing import Any, Callable
 
 import numba
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import caching, cgutils, types
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
-__all__ = ["Dispatcher", "can_compile", "njit_without_refcounts", "shared_read"]
+__all__ = ["CacheLocator", "Dispatcher", "add_cache_locator", "can_compile", "njit_without_refcounts", "shared_read"]
+
+CacheLocator = caching._CacheLocator
+"""The base of numba's cache locators: where a compiled function's cache files go, and the stamp that says they are
+its source's."""
+
+
+def add_cache_locator(locator: type) -> None:
+    """Ask `locator` first, before numba's own, where a function's cache goes (once)."""
+    implementation = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # older numba: _CacheImpl
+    if locator not in implementation._locator_classes:
+        implementation._locator_classes.insert(0, locator)
 
 
 def njit_without_refcounts(function: Callable[..., Any], **options: Any) -> Dispatcher:

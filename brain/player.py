@@ -70,6 +70,8 @@ class SearchInfo:
     """Plies to a proven win (> 0) or to a proven loss (< 0); 0 when nothing is proven."""
     note: str = ""
     """How the move was found when not by the search alone ("vcf", "forced", "threat", ...)."""
+    tree: float | None = None
+    """How full the search tree is, 0 to 1 of the memory it may take (None: no tree to speak of)."""
 
 
 @dataclass

@@ -105,7 +105,9 @@ class QuietThreats:
             if self.threats.vct(st, attacker, nodes, limits) < 0:
                 return 0
             longest = self.threats.plies
-            zone = self.threats.zone(st, attacker)
+            zone = self.threats.zone(st, attacker, limits)
+            if limits.stopped() or limits.now() >= deadline:
+                return 0  # the zone may be cut short: no defence may be left untried
             if self.threats.vct(st, defender, nodes, limits) >= 0 or self.threats.unknown:
                 return 0  # the defender wins first, or might
             for d in self._defences(st, defender, zone):

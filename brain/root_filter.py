@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from monte.brain.limits import SearchLimits
-from monte.brain.mcts import M_ROOT, Tree, best_child
+from monte.brain.mcts import best_child
 from monte.brain.position import State, make, unmake
 from monte.brain.quiet_threats import QuietBudget, QuietThreats
 from monte.brain.settings import Options
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch, pv_plies
 from monte.brain.threats import Workspace, opponent_vcf_after
+from monte.brain.tree import M_ROOT, Tree, child_priors, children
 
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
@@ -27,10 +28,14 @@ FILTER_SPLIT = 6              # a root move's check against the opponent's VCT m
 
 
 def root_children(tree: Tree) -> list[int]:
-    """The root's children (tree slots)."""
+    """The root's children (their nodes: ``mcts.expand_root`` gives each one)."""
+    return children(tree, int(tree.meta[M_ROOT])).tolist()
+
+
+def root_priors(tree: Tree) -> dict[int, float]:
+    """The prior of each root child, by node."""
     root = int(tree.meta[M_ROOT])
-    first = int(tree.first[root])
-    return list(range(first, first + int(tree.count[root])))
+    return dict(zip(children(tree, root).tolist(), child_priors(tree, root).tolist()))
 
 
 def mark_refuted(tree: Tree, order: list[int], refuted: Callable[[int], int], budget_end: float,
@@ -82,7 +87,8 @@ class RootFilter:
                                       limits.array)
             return pv_plies(ws.pv) if lost else 0
 
-        by_promise = sorted(children, key=lambda c: (int(tree.move[c]) not in zone, -tree.prior[c]))
+        prior = root_priors(tree)
+        by_promise = sorted(children, key=lambda c: (int(tree.move[c]) not in zone, -prior[c]))
 
         def refuted_by_vct(c: int) -> int:
             left = by_promise.index(c)
@@ -99,7 +105,8 @@ class RootFilter:
         """Mark lost the root moves after which the opponent wins by a quiet move and then a VCT
         (``brain.quiet_threats``), the most visited first (then by prior), until the move's clock reaches
         `budget_end`; a pass that would leave no move standing is undone (``mark_refuted``)."""
-        order = sorted(root_children(tree), key=lambda c: (-int(tree.visits[c]), -tree.prior[c]))
+        prior = root_priors(tree)
+        order = sorted(root_children(tree), key=lambda c: (-int(tree.visits[c]), -prior[c]))
 
         def refuted_by_quiet(c: int) -> int:
             move = int(tree.move[c])

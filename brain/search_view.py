@@ -16,8 +16,8 @@ from monte.brain.board import MOVE_WINS, Board
 from monte.brain.engine import MctsPlayer
 from monte.brain.move_report import principal_variation
 from monte.brain.player import SearchInfo
-from monte.brain.mcts import M_ROOT, Tree
 from monte.brain.player import ThinkLimits
+from monte.brain.tree import M_ROOT, Tree, child_priors, children
 
 PROOF_WIN = "win"
 PROOF_LOSS = "loss"
@@ -167,11 +167,10 @@ def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[i
 
 def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen: tuple[int, int],
                 refuted: set[int]) -> list[MoveStats]:
-    first, count = int(tree.first[root]), int(tree.count[root])
     note = report.note
     threat_win = note == "vcf" or note.startswith("vct")
     stats = []
-    for child in range(first, first + count) if first >= 0 else ():
+    for child, prior in zip(children(tree, root).tolist(), child_priors(tree, root).tolist()):
         move = board.coords(int(tree.move[child]))
         proven = int(tree.proven[child])  # from the opponent's side: -1 means the move wins
         proof, proof_by = "", ""
@@ -183,18 +182,16 @@ def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen:
             proof, proof_by = PROOF_LOSS, "refuted" if child in refuted else "solver"
         winrate = {PROOF_WIN: 1.0, PROOF_LOSS: 0.0}.get(proof, _winrate(tree, child))
         line = report.pv if proof_by in ("vcf", "vct") else _line(board, tree, child)  # the threat win's line
-        stats.append(MoveStats(move, int(tree.visits[child]), winrate, float(tree.prior[child]), proof, proof_by,
-                               line))
+        stats.append(MoveStats(move, int(tree.visits[child]), winrate, prior, proof, proof_by, line))
     stats.sort(key=lambda s: (s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
     return stats
 
 
 def _subtree(board: Board, tree: Tree, node: int, move: tuple[int, int] | None, depth: int,
              width: int) -> TreeNode:
-    children = []
-    first = int(tree.first[node])
-    if depth > 0 and first >= 0:
-        slots = sorted(range(first, first + int(tree.count[node])), key=lambda c: -int(tree.visits[c]))
-        children = [_subtree(board, tree, c, board.coords(int(tree.move[c])), depth - 1, width)
-                    for c in slots[:width] if tree.visits[c] > 0 or tree.proven[c] != 0]
-    return TreeNode(move, int(tree.visits[node]), _winrate(tree, node), int(tree.proven[node]), children)
+    kids = []
+    if depth > 0:
+        slots = sorted(children(tree, node).tolist(), key=lambda c: -int(tree.visits[c]))
+        kids = [_subtree(board, tree, c, board.coords(int(tree.move[c])), depth - 1, width)
+                for c in slots[:width] if tree.visits[c] > 0 or tree.proven[c] != 0]
+    return TreeNode(move, int(tree.visits[node]), _winrate(tree, node), int(tree.proven[node]), kids)

@@ -72,9 +72,10 @@ class ThreatSearch:
         unmake(st, move)
         return self.plies + 1 if won else 0
 
-    def zone(self, st: State, attacker: int) -> set[int]:
+    def zone(self, st: State, attacker: int, limits: SearchLimits) -> set[int]:
         """The cells of the attacker's win proved by the last search from `st` (empty if not proved): where a
-        defender's stone is most likely to break it (``brain.vct.proof_cells``)."""
+        defender's stone is most likely to break it (``brain.vct.proof_cells``). The walk stops with the move's
+        `limits`: then only the cells seen so far (``limits.stopped()`` tells)."""
         if not self.proved:
             return set()
         cells = st.cells.shape[0]
@@ -82,7 +83,7 @@ class ThreatSearch:
             self._zone_mark = np.zeros(cells, dtype=np.uint8)
             self._zone_cells = np.zeros(cells, dtype=np.int32)
         n = proof_cells(st, attacker, self.options.vct_plies, self.space, self._zone_mark, self._zone_cells,
-                        ZONE_NODES)
+                        ZONE_NODES, limits.array)
         return {int(c) for c in self._zone_cells[:n]}
 
 

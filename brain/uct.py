@@ -21,13 +21,14 @@ import numpy as np
 
 from monte.brain.board import Board
 from monte.brain.jit import Float32Array, Int8Array, Int32Array, Int64Array, njit
-from monte.brain.memory import tree_capacity
+from monte.brain.memory import tree_bytes
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.warmup import warm_up
 from monte.brain.rules import EMPTY, WALL, is_playable, makes_line
 
 UCB_C = 1.4
 NODE_BYTES = 4 + 4 + 4 + 4 + 4
+MAX_NODES = 4_000_000  # the arrays are written in full when made: more than a long think of this baseline fills
 
 
 @dataclass(frozen=True)
@@ -319,7 +320,7 @@ class UctPlayer:
 
     def _tree_for(self, max_memory: int) -> UctTree:
         """The tree, allocated once per memory limit."""
-        capacity = tree_capacity(max_memory, NODE_BYTES)
+        capacity = min(MAX_NODES, tree_bytes(max_memory) // NODE_BYTES)
         if self._tree is None or self._tree.capacity != capacity:
             self._tree = UctTree(capacity)
         return self._tree

@@ -418,7 +418,7 @@ def _mark(cell: int, mark: np.ndarray, out: np.ndarray, n: int) -> int:
 
 @kernel
 def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: UInt8Array, out: Int32Array,
-                max_nodes: int) -> int:
+                max_nodes: int, limits: Int64Array) -> int:
     """The cells the attacker's proved VCT from this position plays on -- its threats along the proof and every
     defender reply they answer, and where its last threats land -- written to out; the count is returned (0 if
     the position is not proved).
@@ -426,7 +426,9 @@ def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: U
     These are where a stone of the defender's, played now, is most likely to break the proof (a threat-space
     search's defences are its gain and cost squares): the engine tries them first when it must defend. The proof
     is read back from the table: at the attacker's nodes the proved threat, at the defender's every reply. `mark`
-    (one byte per cell, all zero) is left as it was; at most `max_nodes` nodes are walked."""
+    (one byte per cell, all zero) is left as it was; at most `max_nodes` nodes are walked, each counted against
+    `limits`: when they refuse one (stopped, or their budget spent) the walk goes no deeper, and the cells are
+    only those seen so far (the caller asks ``limits`` whether the walk was cut)."""
     salt = _salt(attacker)
     z = st.zobrist
     n = 0
@@ -463,7 +465,9 @@ def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: U
                     c = st.cls[attacker - 1, q]
                     if st.cells[q] == EMPTY and c >= C_FOUR and c != C_FORBIDDEN:
                         n = _mark(q, mark, out, n)
-            space.count[level] = k if status == OPEN and walked < max_nodes and level + 1 < MAX_LEVELS else 0
+            cut = charge(limits)
+            space.count[level] = k if status == OPEN and walked < max_nodes and not cut and level + 1 < MAX_LEVELS \
+                else 0
             space.chosen[level] = 0
         if space.chosen[level] >= space.count[level]:
             if level == 0:

@@ -35,12 +35,12 @@ from monte.brain import kernels
 from monte.brain.board import Board
 from monte.brain.cachedir import BRAIN_CACHE_DIR, cache_is_warm, folder_lock, mark_warm
 from monte.brain.jit import Dispatcher, typeof, types
-from monte.brain.mcts import Tree, new_tree
 from monte.brain.numba_private import can_compile
 from monte.brain.patterns import store_every_rule
 from monte.brain.position import State, new_state
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, new_workspace
+from monte.brain.tree import Tree, new_tree
 from monte.brain.vct import VctSpace, new_vct_space
 
 ENTRY_POINTS_FILE = "entry-points.txt"

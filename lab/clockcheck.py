@@ -81,11 +81,13 @@ class PipeBrain:
         self.process.stdin.flush()
         return sent
 
-    def answer(self) -> tuple[float, str]:
-        """The next line that is not MESSAGE or DEBUG, with the time it was read."""
+    def answer(self, timeout: float = REPLY_S) -> tuple[float, str]:
+        """The next line that is not MESSAGE or DEBUG, with the time it was read; queue.Empty after `timeout`
+        seconds without one."""
         messages = []
+        deadline = time.monotonic() + timeout
         while True:
-            stamp, line = self._lines.get(timeout=REPLY_S)
+            stamp, line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             if line is None:
                 raise RuntimeError(f"the brain exited with status {self.process.wait()} instead of answering")
             if line_kind(line) != "chat":

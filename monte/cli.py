@@ -51,6 +51,10 @@ COMMANDS: list[Command] = [
             "monte.lab.bench_command"),
     Command("warmup", "compile (or load) every engine's numba kernels now, once per machine",
             "monte.lab.warmup_command"),
+    Command("judge", "play a brain the Gomocup judge's way (stopped between moves, its process tree's memory "
+            "weighed): memory, time, CPU while stopped, survivors", "monte.lab.judge_command"),
+    Command("package", "the brain as one zip that runs without Python, numpy or numba (needs PyInstaller)",
+            "monte.package_command"),
     Command("clock", "how late a brain answers on every path (first move, time_left, SWAP2BOARD, YXSTOP, END...)",
             "monte.lab.clock_command"),
     Command("play", "a game in the terminal: you against Monte (or any pbrain engine), two people, or two engines",

@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="tune the mcts engine, e.g. --set c_puct=1.2 --set vct_max_nodes=0 (repeatable)")
     parser.add_argument("--warmup", action="store_true",
                         help="compile or load the compiled code of every engine, then exit")
+    parser.add_argument("--compile-child", metavar="PID", type=int, default=None, help=argparse.SUPPRESS)
+    """How a packaged brain starts its compile children (``brain.loading``): no ``python -m`` in a frozen program."""
     return parser
 
 
@@ -90,12 +92,25 @@ def _split_setting(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def use_portable_code() -> None:
+    """A packaged brain (``monte package``) compiles for the architecture's generic CPU, as its shipped cache was:
+    numba then finds that cache on any machine of the kind (its key names the CPU). Set before numba loads, and
+    inherited by the compile children."""
+    if getattr(sys, "frozen", False):
+        os.environ.setdefault("NUMBA_CPU_NAME", "generic")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the brain until END or the end of input; exit status 0 in both cases (the process leaves from here)."""
     ensure_stderr()
+    use_portable_code()
     parser = build_parser()
     args = parser.parse_args(argv)
     configure_logging(args.log, parser)
+    if args.compile_child is not None:
+        from monte.brain import compile_child  # numba loads in there
+
+        return compile_child.main(args.compile_child)
     if args.warmup:
         return warm_up()
     try:

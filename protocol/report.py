@@ -11,10 +11,11 @@ boards wider than 26, which letters cannot name, get ``x,y``). Clients turn the 
 logistic curve, ``1 / (1 + exp(-ev / EVAL_SCALE))``, so Monte's win rate is sent as the evaluation that curve maps
 back to it.
 
-Before it goes Monte's own summary, for people reading the messages: the win rate in per cent, the iterations, and
-how the move was found. It carries the same depth, evaluation and line in words a parser finds, so that a client
-that reads every MESSAGE as search info (PyGomo does) reads the same numbers from both; the Rapfi line comes last,
-where a client that keeps the last one finds everything.
+Before it goes Monte's own summary, for people reading the messages: the win rate in per cent, the iterations, how
+full the search tree is (``tree 63%``: of the memory it may take), and how the move was found. It carries the same
+depth, evaluation and line in words a parser finds, so that a client that reads every MESSAGE as search info (PyGomo
+does) reads the same numbers from both; the Rapfi line comes last, where a client that keeps the last one finds
+everything.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ def rapfi_line(info: SearchInfo, width: int) -> str:
 
 def summary_line(info: SearchInfo, width: int) -> str:
     """Monte's readable summary of `info`, ending in the evaluation and the line (see the module docstring)."""
+    tree = f", tree {info.tree * 100:.0f}%" if info.tree is not None else ""
     how = f", {info.note}" if info.note else ""
     return (f"Monte: winrate {info.winrate * 100:.1f}%, depth {info.depth}-{info.seldepth}, {info.nodes} iterations "
-            f"in {info.seconds * 1000:.0f} ms{how}; ev {evaluation(info)} pv {moves_text(info.pv, width)}")
+            f"in {info.seconds * 1000:.0f} ms{tree}{how}; ev {evaluation(info)} pv {moves_text(info.pv, width)}")
 
 
 def evaluation(info: SearchInfo) -> str:

@@ -24,16 +24,17 @@ def test_bench_positions_are_unfinished_games() -> None:
     """A benchmark position the solver proves at once would measure an idle search."""
     from monte.brain.bench import POSITIONS, board_of
     from monte.brain.limits import new_limits
-    from monte.brain.mcts import new_tree, search
+    from monte.brain.mcts import search
     from monte.brain.position import new_state
     from monte.brain.settings import Params
     from monte.brain.threats import new_workspace
+    from monte.brain.tree import new_tree
     from monte.brain.vct import new_vct_space
 
     for name in POSITIONS:
         board = board_of(name)
         st = new_state(board)
-        tree = new_tree(200_000)
+        tree = new_tree(4 * 2**20)
         done = search(st, tree, board.to_move, 5000, Params(), new_workspace(st.cells.shape[0]), new_vct_space(),
                       new_limits())
         assert done == 5000 and tree.proven[0] == 0, name

@@ -15,8 +15,10 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
+from tournament_support import wait_for
 
 from monte.brain import cachedir, kernels, loading
 from monte.brain.board import BLACK, MOVE_FORBIDDEN, WHITE, Board
@@ -162,11 +164,11 @@ class FakeEngine:
 
 
 def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: bool, monkeypatch,
-                   load_before_ok: bool = False) -> LoadingPlayer:
+                   load_before_ok: bool = False, age: float = 0.0) -> LoadingPlayer:
     """A LoadingPlayer whose engine (or failure) comes when `gate` is set, on a cache that is `warm` or not (a cold
     one is 'compiled' by a stand-in that records the call in ``engine.calls``)."""
     monkeypatch.setattr(loading, "cache_is_warm", lambda: warm)
-    monkeypatch.setattr(loading, "compile_in_child", lambda: engine.calls.append("compile_in_child"))
+    monkeypatch.setattr(loading, "compile_in_children", lambda cap: engine.calls.append("compile_in_children"))
 
     def load() -> FakeEngine:
         assert gate.wait(WAIT_S)
@@ -174,7 +176,7 @@ def loading_player(engine: FakeEngine | Exception, gate: threading.Event, warm: 
             raise engine
         return engine
 
-    return LoadingPlayer("fake", load, QuickPlayer(), load_before_ok=load_before_ok)
+    return LoadingPlayer("fake", load, QuickPlayer(), load_before_ok=load_before_ok, started=time.monotonic() - age)
 
 
 def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_the_game(monkeypatch):
@@ -186,10 +188,10 @@ def test_the_quick_player_moves_until_the_engine_is_loaded_then_the_engine_gets_
         player.new_game(board)
         player.prepare(board, 123_000_000)
         board.place(7, 7, BLACK)
-        assert player.choose(board, ThinkLimits.seconds(5.0)).info.startswith("quick: ")
+        assert player.choose(board, ThinkLimits.seconds(0.5)).info.startswith("quick: ")  # waited for it 0.25 s
         gate.set()
         assert player.wait_loaded(WAIT_S) and player.engine is engine
-        assert engine.calls == ["compile_in_child", "warm_up", "new_game 15", "prepare 15 123000000"]
+        assert engine.calls == ["compile_in_children", "warm_up", "new_game 15", "prepare 15 123000000"]
         assert player.choose(board, ThinkLimits.seconds(5.0)).info == "engine"
         player.prepare(board, 5)  # from now on straight to the engine
         assert engine.calls[-1] == "prepare 15 5"
@@ -202,7 +204,7 @@ def test_from_a_warm_cache_a_move_waits_for_the_engine(monkeypatch):
     engine, gate = FakeEngine(), threading.Event()
     player = loading_player(engine, gate, warm=True, monkeypatch=monkeypatch)
     player.warm_up()
-    threading.Timer(0.1, gate.set).start()  # loaded while the move waits (it may wait WAIT_S / 2)
+    threading.Timer(0.1, gate.set).start()  # loaded while the move waits (up to its soft deadline)
     try:
         assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info == "engine"
     finally:
@@ -219,6 +221,20 @@ def test_told_to_load_before_ok_a_brain_waits_for_a_warm_cache_only(monkeypatch,
     try:
         player.warm_up()
         assert player.engine is (engine if warm else None)
+    finally:
+        gate.set()
+        kernels.release()
+
+
+def test_the_first_move_of_a_process_counts_its_wait_from_the_process_start(monkeypatch):
+    engine, gate = FakeEngine(), threading.Event()
+    # a process a minute old: under the judge, its whole start-up falls in its first move
+    player = loading_player(engine, gate, warm=True, monkeypatch=monkeypatch, age=60.0)
+    player.warm_up()
+    threading.Timer(1.0, gate.set).start()  # loaded a second later: the first move does not wait for it...
+    try:
+        assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info.startswith("quick: ")
+        assert player.choose(Board(15), ThinkLimits.seconds(WAIT_S)).info == "engine"  # ...the next ones do
     finally:
         gate.set()
         kernels.release()
@@ -294,9 +310,19 @@ def test_a_brain_on_an_empty_cache_answers_ok_and_its_first_moves_while_it_compi
         assert not any(tmp_path.glob(f"*/{cachedir.WARM_MARKER}"))  # all of it before the compile ended
         brain.send("END")
         assert brain.process.wait(WAIT_S) == 0  # END does not wait for the compile either
+        wait_for(lambda: not group_alive(brain.process.pid), "the compile child to die with the brain")
     finally:
         brain.kill()
-        os.killpg(brain.process.pid, signal.SIGKILL)  # the compile child, which would otherwise finish its work
+        if group_alive(brain.process.pid):
+            os.killpg(brain.process.pid, signal.SIGKILL)
+
+
+def group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_a_fresh_brain_on_a_warm_cache_hands_its_moves_to_the_compiled_engine(warm_pbrain):

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 120  # a Python start-up on a loaded machine; the help itself takes no time
 
 LAYERS = ["monte.errors", "brain", "protocol", "tournaments", "cluster", "lab", "analysis", "small_games", "play",
-          "web", "monte.tournament_command", "monte.cli", "monte.__main__"]
+          "web", "monte.tournament_command", "monte.package_command", "monte.cli", "monte.__main__"]
 """The rooms from the bottom up (a folder, or a module of ``monte/``): each imports only rooms before it."""
 
 ROOMS = [name for name in LAYERS if not name.startswith("monte.")]

@@ -12,7 +12,8 @@ import pytest
 import numba
 from numba.core.errors import TypingError
 from monte.brain.limits import L_STOP, charge, new_limits
-from monte.brain.numba_private import Dispatcher, can_compile, njit_without_refcounts, shared_read
+from monte.brain.numba_private import (CacheLocator, Dispatcher, add_cache_locator, can_compile, njit_without_refcounts,
+                                        shared_read)
 from monte.brain.stopflag import StopFlag
 
 WAIT_S = 60.0  # how long a stopped loop may take to come back before the test calls it hung (never a speed bound)
@@ -86,3 +87,25 @@ def test_a_stop_set_from_another_thread_ends_a_long_compiled_loop(loop) -> None:
     threading.Timer(0.2, flag.set).start()
     runner.join(WAIT_S)
     assert done, f"the compiled loop did not see the stop flag within {WAIT_S:.0f} s"
+
+
+class _Asked(CacheLocator):
+    """A cache locator that only notes which source files numba asked it about (and leaves them to numba's own)."""
+
+    files: list[str] = []
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        cls.files.append(py_file)
+        return None
+
+
+def _cached_sum(values: np.ndarray) -> int:
+    return int(values.sum())
+
+
+def test_a_cache_locator_added_is_asked_first_where_a_functions_cache_goes() -> None:
+    add_cache_locator(_Asked)
+    add_cache_locator(_Asked)  # once is enough
+    numba.njit(cache=True)(_cached_sum)(np.arange(4, dtype=np.int64))
+    assert _Asked.files == [__file__]  # asked once, for this file, before numba's own locators filed it

@@ -109,7 +109,8 @@ def test_the_stopped_position_is_an_undecided_search(brain):
     words = rapfi.split()  # MESSAGE depth D-SD ev E n N ...
     evaluation, nodes = words[words.index("ev") + 1], words[words.index("n") + 1]
     assert int(nodes) > 1000 and not evaluation.lstrip("+-").startswith("M"), rapfi  # no proof
-    assert re.search(r" ms; ev ", summary), summary  # no note after the time: neither forced nor a threat
+    # no note after the time and the tree's fill: neither forced nor a threat
+    assert re.search(r" ms, tree \d+%; ev ", summary), summary
 
 
 @pytest.mark.parametrize("how", ["END", "EOF"])

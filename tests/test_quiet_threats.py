@@ -8,14 +8,15 @@ import pytest
 
 from monte.brain.board import BLACK, WHITE, Board
 from monte.brain.limits import SearchLimits, new_limits
-from monte.brain.mcts import expand_root, new_tree
+from monte.brain.mcts import expand_root
 from monte.brain.player import ThinkLimits
 from monte.brain.position import make, new_state, unmake
 from monte.brain.quiet_threats import QuietBudget, QuietThreats, quiet_moves
-from monte.brain.root_filter import RootFilter, root_children
+from monte.brain.root_filter import RootFilter, root_children, root_priors
 from monte.brain.settings import Options, Params
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threats import new_workspace
+from monte.brain.tree import new_tree
 from monte.brain.vct import find_vct, new_vct_space
 
 # A random quiet position (black to move, three stones each): neither side has a VCT, but black has a quiet move
@@ -87,7 +88,7 @@ def test_the_root_filter_refuses_the_moves_that_let_the_quiet_win_in(quiet):
     board.to_move = WHITE
     st = new_state(board)
     ws = new_workspace(st.cells.shape[0])
-    tree = new_tree(200_000)
+    tree = new_tree(4 * 2**20)
     assert expand_root(st, tree, WHITE, Params(), 40, ws, new_limits()) > 1
     loss_plies: dict[int, int] = {}
     with SearchLimits(ThinkLimits.seconds(120.0)) as limits:
@@ -98,7 +99,8 @@ def test_the_root_filter_refuses_the_moves_that_let_the_quiet_win_in(quiet):
         kept = [c for c in children if tree.proven[c] == 0]
         assert lost and kept
         assert set(loss_plies) == set(lost) and all(plies > 2 for plies in loss_plies.values())
-        best_kept = max(kept, key=lambda c: tree.prior[c])
+        prior = root_priors(tree)
+        best_kept = max(kept, key=lambda c: prior[c])
         move = int(tree.move[best_kept])
         make(st, move, WHITE)
         assert quiet.find(st, BLACK, QuietBudget(moves=12, vct_nodes=60_000), limits, limits.now() + 60.0) is None
@@ -109,7 +111,7 @@ def test_a_stopped_search_refutes_nothing(quiet):
     board = board_of(STONES)
     board.to_move = WHITE
     st = new_state(board)
-    tree = new_tree(200_000)
+    tree = new_tree(4 * 2**20)
     expand_root(st, tree, WHITE, Params(), 40, new_workspace(st.cells.shape[0]), new_limits())
     think = ThinkLimits.seconds(60.0)
     think.stop.set()

@@ -7,10 +7,11 @@ import numpy as np
 
 from monte.brain.board import BLACK, WHITE, Board
 from monte.brain.limits import new_limits
-from monte.brain.mcts import new_tree, rollout, search
+from monte.brain.mcts import rollout, search
 from monte.brain.position import new_state
 from monte.brain.settings import Params
 from monte.brain.threats import new_workspace
+from monte.brain.tree import new_tree
 from monte.brain.vct import new_vct_space
 
 ROLLOUT = Params(rollout_plies=30)
@@ -57,6 +58,6 @@ def test_a_search_with_rollouts_finds_the_win_in_one():
     board = board_with([(3, 7, BLACK), (4, 7, BLACK), (5, 7, BLACK), (6, 7, BLACK), (3, 9, WHITE), (5, 9, WHITE),
                         (7, 9, WHITE), (9, 9, WHITE)], BLACK)
     st = new_state(board)
-    tree = new_tree(10_000)
+    tree = new_tree(256 * 1024)
     search(st, tree, BLACK, 200, ROLLOUT, new_workspace(st.cells.shape[0]), new_vct_space(), new_limits())
     assert tree.proven[0] == 1  # the side to move wins

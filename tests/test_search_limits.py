@@ -13,12 +13,13 @@ from monte.brain.bench import board_of
 from monte.brain.board import BLACK
 from monte.brain.engine import MctsPlayer
 from monte.brain.limits import L_NODES, L_STOP, new_limits
-from monte.brain.mcts import new_tree, search
+from monte.brain.mcts import search
 from monte.brain.settings import Params
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
 from monte.brain.stopflag import StopFlag
 from monte.brain.threats import find_vcf, new_workspace
+from monte.brain.tree import new_tree
 from monte.brain.vct import find_vct, new_vct_space
 
 from test_tactics import LONG_VCF, position
@@ -37,7 +38,7 @@ def test_a_node_budget_caps_the_mcts_iterations_exactly():
     board = board_of("15x15 middle game")
     st = new_state(board)
     limits = new_limits(max_nodes=300)
-    done = search(st, new_tree(10_000), board.to_move, 100_000, Params(vcf_nodes=0, vct_ratio=0.0),
+    done = search(st, new_tree(256 * 1024), board.to_move, 100_000, Params(vcf_nodes=0, vct_ratio=0.0),
                   new_workspace(st.cells.shape[0]), new_vct_space(), limits)
     assert done == 300 and limits[L_NODES] == 300
 
@@ -46,7 +47,7 @@ def test_the_in_tree_vcf_counts_against_the_same_budget():
     board = board_of("15x15 middle game")
     st = new_state(board)
     limits = new_limits(max_nodes=3000)
-    done = search(st, new_tree(50_000), board.to_move, 100_000, Params(vct_ratio=0.0),
+    done = search(st, new_tree(2**20), board.to_move, 100_000, Params(vct_ratio=0.0),
                   new_workspace(st.cells.shape[0]), new_vct_space(), limits)
     assert limits[L_NODES] == 3000
     assert done < 3000  # some of the budget went to VCF nodes inside the tree
@@ -82,7 +83,7 @@ def test_a_set_stop_flag_cuts_every_search_and_leaves_the_position_as_it_was():
     ws = new_workspace(st.cells.shape[0])
     assert find_vcf(st, BLACK, 40, 1_000_000, ws, False, new_limits())  # the win is there...
     assert not find_vcf(st, BLACK, 40, 1_000_000, ws, False, stopped_limits())  # ...but not when stopped
-    tree = new_tree(10_000)
+    tree = new_tree(256 * 1024)
     assert search(st, tree, BLACK, 1000, Params(), ws, new_vct_space(), stopped_limits()) == 0
     vct_state = new_state(threat_win_board())
     assert find_vct(vct_state, BLACK, 14, 1_000_000, new_vct_space(), new_limits()) >= 0
@@ -101,7 +102,7 @@ def test_a_stop_flag_set_from_another_thread_cuts_a_running_search():
     asked = 2_000_000
     done: list[int] = []
     worker = threading.Thread(target=lambda: done.append(search(
-        st, new_tree(100_000), board.to_move, asked, Params(), new_workspace(st.cells.shape[0]), new_vct_space(),
+        st, new_tree(2 * 2**20), board.to_move, asked, Params(), new_workspace(st.cells.shape[0]), new_vct_space(),
         limits)))
     worker.start()
     while limits[L_NODES] == 0 and worker.is_alive():

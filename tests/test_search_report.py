@@ -51,6 +51,16 @@ def test_the_summary_says_the_win_rate_in_per_cent_and_how_the_move_was_found():
     assert summary.startswith("Monte: winrate 82.0%, depth 11-15, 24288 iterations in 195 ms, threat;")
 
 
+def test_the_summary_says_how_full_the_tree_is_and_still_reads_as_the_same_search():
+    info = SearchInfo(depth=11, seldepth=15, winrate=0.82, nodes=24288, seconds=0.195, pv=[(8, 6), (9, 5), (6, 7)],
+                      note="searching", tree=0.634)
+    summary = search_messages(info, 15)[0]
+    assert summary.startswith("Monte: winrate 82.0%, depth 11-15, 24288 iterations in 195 ms, tree 63%, searching;")
+    read_back = read(summary)
+    assert (read_back.depth, read_back.sel_depth) == (11, 15) and squares(read_back.pv) == info.pv
+    assert read_back.winrate == pytest.approx(0.82, abs=0.001)
+
+
 @pytest.mark.parametrize("mate, evaluation, winning", [(7, "+M7", True), (-3, "-M3", False)])
 def test_a_proven_result_reads_as_a_mate_score(mate, evaluation, winning):
     proven = SearchInfo(depth=7, seldepth=7, winrate=1.0 if winning else 0.0, nodes=0, seconds=0.002,

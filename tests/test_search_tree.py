@@ -11,10 +11,11 @@ import pytest
 from monte.brain.bench import board_of
 from monte.brain.board import Board
 from monte.brain.limits import new_limits
-from monte.brain.mcts import new_tree, search
+from monte.brain.mcts import search
 from monte.brain.position import new_state
 from monte.brain.settings import Params
 from monte.brain.threats import new_workspace
+from monte.brain.tree import M_EDGE_NEXT, M_NODE_NEXT, new_tree
 from monte.brain.vct import new_vct_space
 
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
@@ -23,7 +24,7 @@ GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
 def grown_tree(board: Board, iterations: int, per_call: int):
     """The tree after `iterations` iterations run `per_call` at a time, and the state afterwards."""
     st = new_state(board)
-    tree = new_tree(400_000)
+    tree = new_tree(8 * 2**20)
     ws = new_workspace(st.cells.shape[0])
     vs = new_vct_space()
     for _ in range(iterations // per_call):
@@ -36,10 +37,12 @@ def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name):
     board = board_of(name)
     long_tree, _ = grown_tree(board, 3000, 3000)
     short_tree, _ = grown_tree(board, 3000, 1)
-    used = int(long_tree.meta[0])
-    assert used == int(short_tree.meta[0])
-    for field in ("move", "first", "count", "visits", "wsum", "proven"):
-        assert np.array_equal(getattr(long_tree, field)[:used], getattr(short_tree, field)[:used]), field
+    nodes, edges = int(long_tree.meta[M_NODE_NEXT]), int(long_tree.meta[M_EDGE_NEXT])
+    assert (nodes, edges) == (int(short_tree.meta[M_NODE_NEXT]), int(short_tree.meta[M_EDGE_NEXT]))
+    for field in ("move", "block", "visits", "wsum", "proven"):
+        assert np.array_equal(getattr(long_tree, field)[:nodes], getattr(short_tree, field)[:nodes]), field
+    for field in ("e_move", "e_prior", "e_child"):
+        assert np.array_equal(getattr(long_tree, field)[:edges], getattr(short_tree, field)[:edges]), field
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -16,11 +16,11 @@ from monte.brain.board import BLACK, MOVE_FORBIDDEN, MOVE_OK, MOVE_WINS, WHITE, 
 from monte.brain.defence import longest_defence, measure_defences
 from monte.brain.engine import MctsPlayer
 from monte.brain.limits import SearchLimits, new_limits
-from monte.brain.mcts import M_ROOT
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 from monte.brain.threats import Workspace, find_vcf, new_workspace
+from monte.brain.tree import M_ROOT, children
 
 SOFT_S = 1.5
 HARD_S = 3.0
@@ -635,10 +635,9 @@ def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_
     player.choose(board, ThinkLimits.seconds(0.2))
     tree = player.tree
     root = int(tree.meta[M_ROOT])
-    children = sorted(range(int(tree.first[root]), int(tree.first[root]) + int(tree.count[root])),
-                      key=lambda c: -int(tree.visits[c]))
-    assert len(children) >= 4
-    refutation = {int(tree.move[c]): plies for c, plies in zip(children, (5, 9, 0, 3))}  # 0: none found
+    kids = sorted(children(tree, root).tolist(), key=lambda c: -int(tree.visits[c]))
+    assert len(kids) >= 4
+    refutation = {int(tree.move[c]): plies for c, plies in zip(kids, (5, 9, 0, 3))}  # 0: none found
     asked = []
 
     def scripted(st, move, color, nodes, limits):
@@ -647,8 +646,8 @@ def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_
 
     monkeypatch.setattr(player.threats, "opponent_vct_after", scripted)
     with SearchLimits(ThinkLimits.seconds(1.0)) as limits:
-        loss_plies = {children[1]: 9}  # the root filter measured this one already
+        loss_plies = {kids[1]: 9}  # the root filter measured this one already
         measure_defences(player.threats, new_state(board), tree, board.to_move, loss_plies, limits)
-    assert asked == [int(tree.move[children[0]]), int(tree.move[children[2]])]  # most visited first, not twice
-    assert loss_plies == {children[1]: 9, children[0]: 5}
-    assert longest_defence(tree, loss_plies) == children[2]
+    assert asked == [int(tree.move[kids[0]]), int(tree.move[kids[2]])]  # most visited first, not twice
+    assert loss_plies == {kids[1]: 9, kids[0]: 5}
+    assert longest_defence(tree, loss_plies) == kids[2]

@@ -17,7 +17,10 @@ File formats (one opening a line; blank lines and lines starting with ``#`` are 
 The project ships two offset files in ``tournaments/openings/``, written from ``random_openings`` under freestyle
 (every other rule's fives are a subset of freestyle's, so they stay balanced): ``freestyle15-3stone.txt`` (60
 openings of 3 stones, seed 15; fits boards from 5x5 up) and ``freestyle20-5stone.txt`` (40 openings of 5 stones,
-seed 20; fits boards from 7x7 up).
+seed 20; fits boards from 7x7 up); and balanced pairs, ``freestyle15-balanced-{fit,test}.txt`` and
+``freestyle20-balanced-{fit,test}.txt``: random quiet 3-stone openings that Rapfi, searching a fixed number of nodes,
+rates within +-100 for the side to move (``monte.lab.balanced_openings``; the search and budget are in each file's
+header), split into openings data may be made from (``fit``) and openings strength is measured on (``test``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,196 @@
+"""A long think measured over the brain's pipes: the search's rate second by second, how full its tree is, and the
+process's memory -- how one checks that a long move keeps learning inside ``max_memory``.
+
+    python -m monte.lab.longthink [--seconds 30] [--max-memory 367001600] [--opening 0] [--engine pbrain-monte]
+
+The brain gets ``START 15`` (and answers once its kernels are loaded: ``MONTE_LOAD_BEFORE_OK``), the memory limit,
+``timeout_turn`` of the given seconds, and a 3-stone opening of ``tournaments/openings/freestyle15-3stone.txt`` as
+BOARD; while it thinks it sends a pair of MESSAGE lines every second (``brain.engine.PROGRESS_SECONDS``). From the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the
+move began) comes the rate of each interval; the first interval is the search's first second (the first report comes
+one second after MCTS starts, the root's threat searches before it taking a few ms here). Each rate is given per
+second of the clock and per second of the brain's CPU (``/proc/PID/stat``, read as each line arrives): on a busy
+machine the clock rate moves with the other jobs, the CPU rate with the search alone. The process's peak resident
+memory is the kernel's high-water mark (``VmHWM``), read when the move comes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from monte.protocol.client import LOAD_BEFORE_OK
+
+OPENINGS = Path(__file__).resolve().parent.parent / "tournaments" / "openings" / "freestyle15-3stone.txt"
+SIZE = 15
+PROGRESS_SECONDS = 1.0
+"""How long the search runs before its first report (``brain.engine.PROGRESS_SECONDS``)."""
+LATE_S = 18.0
+"""The issue's target compares the rate after this many seconds of the move with the first second's."""
+RAPFI = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\d+) n/ms \d+ tm (\d+)")
+TREE = re.compile(r"tree (\d+)%")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Report:
+    """One realtime report: ms since the move began, iterations so far, depth-seldepth, the evaluation, the tree's
+    fill in per cent (-1: not said), and the brain's CPU seconds when the line came."""
+
+    ms: int
+    iterations: int
+    depth: int
+    seldepth: int
+    evaluation: str
+    tree: int
+    cpu: float
+
+
+@dataclass
+class Interval:
+    """The search between two reports: where it ends (seconds into the move) and its rates."""
+
+    end: float
+    per_second: float
+    per_cpu_second: float
+
+
+def opening(index: int) -> list[tuple[int, int]]:
+    """The `index`-th 3-stone opening, as board coordinates (the file's are offsets from the centre)."""
+    lines = [line for line in OPENINGS.read_text().splitlines() if line.strip()]
+    numbers = [int(v) for v in lines[index].replace(" ", "").split(",")]
+    return [(SIZE // 2 + numbers[i], SIZE // 2 + numbers[i + 1]) for i in range(0, len(numbers), 2)]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's user and system CPU time so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def peak_rss_bytes(pid: int) -> int:
+    """The process's peak resident set (VmHWM), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def think(engine: list[str], seconds: float, max_memory: int,
+          stones: list[tuple[int, int]]) -> tuple[list[Report], float, int]:
+    """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its peak RSS."""
+    process = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, bufsize=1, env={**os.environ, LOAD_BEFORE_OK: "1"})  # loaded at OK
+    lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
+
+    def read() -> None:
+        for line in process.stdout:
+            lines.put((line.strip(), cpu_seconds(process.pid)))
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def send(*texts: str) -> None:
+        process.stdin.write("".join(f"{t}\n" for t in texts))
+        process.stdin.flush()
+
+    def next_line() -> tuple[str, float]:
+        item = lines.get(timeout=seconds + 120)
+        if item is None:
+            raise RuntimeError(f"the brain exited with status {process.wait()}")
+        return item
+
+    reports = []
+    try:
+        send(f"START {SIZE}")
+        while next_line()[0] != "OK":
+            pass
+        mover = len(stones) % 2  # the stones of the side to move are field 1
+        board = [f"{x},{y},{1 if i % 2 == mover else 2}" for i, (x, y) in enumerate(stones)]
+        send(f"INFO max_memory {max_memory}", f"INFO timeout_turn {int(seconds * 1000)}", "INFO timeout_match 0")
+        time.sleep(0.5)  # the brain sizes its tree at INFO max_memory: not part of the move's CPU
+        asked = cpu_seconds(process.pid)
+        send("BOARD", *board, "DONE")
+        summary = ""  # Monte's summary comes just before its Rapfi line, and carries the tree's fill
+        while True:
+            line, cpu = next_line()
+            if line.startswith("DEBUG"):
+                continue
+            if not line.startswith("MESSAGE"):
+                break
+            match = RAPFI.match(line)
+            if match:
+                tree = TREE.search(summary)
+                reports.append(Report(int(match[5]), int(match[4]), int(match[1]), int(match[2]), match[3],
+                                      int(tree[1]) if tree else -1, cpu))
+            summary = line
+        peak = peak_rss_bytes(process.pid)
+        send("END")
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return reports, asked, peak
+
+
+def intervals(reports: list[Report], asked: float) -> list[Interval]:
+    """The search between consecutive reports; the first interval is the search's first second (its CPU counted
+    from the move's request, so it includes the root's threat searches)."""
+    out = []
+    for i, r in enumerate(reports):
+        if i == 0:
+            out.append(Interval(r.ms / 1000, r.iterations / PROGRESS_SECONDS, r.iterations / max(r.cpu - asked, 1e-3)))
+        else:
+            before = reports[i - 1]
+            done = r.iterations - before.iterations
+            out.append(Interval(r.ms / 1000, done * 1000 / max(1, r.ms - before.ms), done / max(r.cpu - before.cpu,
+                                                                                                1e-3)))
+    return out
+
+
+def ratio(first: float, rates: list[float]) -> str:
+    """How the rates compare with the first: their median's ratio and the worst one's, as 'x' factors."""
+    def factor(rate: float) -> float:
+        return max(rate / first, first / rate)
+    return f"median {factor(statistics.median(rates)):.2f}x, worst {max(factor(r) for r in rates):.2f}x"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m monte.lab.longthink", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", default="pbrain-monte", help="the brain's command (default: pbrain-monte)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="timeout_turn of the move (default 30)")
+    parser.add_argument("--max-memory", type=int, default=367_001_600, help="INFO max_memory (default 350 MiB)")
+    parser.add_argument("--opening", type=int, default=0, help="which 3-stone opening (line of the file, from 0)")
+    args = parser.parse_args(argv)
+    stones = opening(args.opening)
+    reports, asked, peak = think(args.engine.split(), args.seconds, args.max_memory, stones)
+    timeline = intervals(reports, asked)
+    print(f"opening {args.opening}: {stones}, {args.seconds:.0f} s, max_memory {args.max_memory}")
+    print("   t(s)   iterations      it/s  it/cpu-s  depth     ev  tree")
+    for r, span in zip(reports, timeline):
+        tree = f"{r.tree}%" if r.tree >= 0 else "-"
+        print(f"{span.end:7.1f} {r.iterations:12d} {span.per_second:9.0f} {span.per_cpu_second:9.0f} "
+              f"{r.depth:3d}-{r.seldepth:<3d} {r.evaluation:>5s}  {tree}")
+    # the last report is the move's own (its summary is not "searching"): its interval is not a full second
+    late = [span for span in timeline[1:-1] if span.end > LATE_S]
+    if late:
+        first = timeline[0]
+        print(f"after {LATE_S:.0f} s against the first second: per clock second {first.per_second:.0f} it/s, then "
+              f"{ratio(first.per_second, [s.per_second for s in late])}; per CPU second {first.per_cpu_second:.0f}, "
+              f"then {ratio(first.per_cpu_second, [s.per_cpu_second for s in late])}")
+    print(f"peak RSS {peak / 2**20:.1f} MiB of max_memory {args.max_memory / 2**20:.1f} MiB "
+          f"({'under' if peak < args.max_memory else 'OVER'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

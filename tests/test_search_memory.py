@@ -1,0 +1,258 @@
+"""The search tree inside its memory (``brain.memory``, ``brain.tree``): its budget follows ``max_memory``, it never
+holds more than that budget, a reclaim keeps the statistics of what it keeps and frees the rest, a search past a full
+tree goes on making nodes, and the value sums stay exact after hundreds of millions of visits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from monte.brain.bench import board_of
+from monte.brain.board import Board
+from monte.brain.engine import MctsPlayer
+from monte.brain.jit import njit
+from monte.brain.limits import new_limits
+from monte.brain.mcts import back_up, search
+from monte.brain.memory import DEFAULT_TREE_BYTES, MARGIN_BYTES, MARGIN_SHARE, tree_bytes
+from monte.brain.player import ThinkLimits
+from monte.brain.position import new_state
+from monte.brain.settings import Params
+from monte.brain.threats import new_workspace
+from monte.brain.tree import (
+    M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_MADE, M_NODE_NEXT, M_RECLAIMS, M_ROOT, M_THRESHOLD, MAX_VISITS, Tree,
+    children, fill, new_node, new_tree, reclaim,
+)
+from monte.brain.vct import new_vct_space
+
+MiB = 2**20
+OLD_CAP_BYTES = 4_000_000 * 23
+"""The tree's size before it followed the memory limit: 4M nodes of 23 bytes whatever max_memory allowed."""
+
+
+class Grower:
+    """A search on one position, run in slices on one tree."""
+
+    def __init__(self, name: str, budget: int) -> None:
+        self.board = board_of(name)
+        self.st = new_state(self.board)
+        self.tree = new_tree(budget)
+        self.ws = new_workspace(self.st.cells.shape[0])
+        self.vs = new_vct_space()
+
+    def run(self, iterations: int) -> int:
+        return int(search(self.st, self.tree, self.board.to_move, iterations, Params(), self.ws, self.vs,
+                          new_limits()))
+
+
+def subtree(tree: Tree, node: int) -> dict[int, tuple[int, float, int, tuple[int, ...]]]:
+    """Every node `node` reaches: its move, value sum, proof and the moves of its visited children, by node."""
+    found = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kids = children(tree, n).tolist()
+        found[n] = (int(tree.visits[n]), float(tree.wsum[n]), int(tree.proven[n]),
+                    tuple(int(tree.move[c]) for c in kids))
+        stack.extend(kids)
+    return found
+
+
+def block_edges(tree: Tree, nodes) -> int:
+    """The edges (headers included) of the blocks of `nodes`."""
+    return sum(int(tree.e_move[tree.block[n]]) + 1 for n in nodes if tree.block[n] >= 0)
+
+
+# --- the budget follows max_memory -------------------------------------------------------------------------------
+
+def test_the_tree_budget_is_what_max_memory_leaves_with_no_fixed_cap():
+    resident = 170 * MiB
+    for limit in (350 * MiB, 1024 * MiB, 4096 * MiB):
+        assert tree_bytes(limit, resident) == limit - resident - MARGIN_BYTES - int(MARGIN_SHARE * limit)
+    assert tree_bytes(350 * MiB, resident) < tree_bytes(1024 * MiB, resident) < tree_bytes(4096 * MiB, resident)
+    assert tree_bytes(4096 * MiB, resident) > 10 * OLD_CAP_BYTES
+    assert tree_bytes(0) == DEFAULT_TREE_BYTES  # no limit
+    assert 0 < tree_bytes(resident, resident) < MiB  # a limit with no room left still gets a small tree
+
+
+def test_the_player_sizes_its_tree_from_max_memory():
+    player = MctsPlayer()
+    board = Board(15)
+    player.prepare(board, 0)
+    assert int(player.tree.meta[M_BUDGET]) == DEFAULT_TREE_BYTES
+    limit = 2048 * MiB
+    player.prepare(board, limit)
+    budget = int(player.tree.meta[M_BUDGET])
+    assert budget > OLD_CAP_BYTES
+    assert abs(budget - tree_bytes(limit)) < 16 * MiB  # the same sum (the process's RSS moves a little)
+
+
+@pytest.mark.parametrize("budget", [MiB, 100 * MiB, 3000 * MiB])
+def test_the_arenas_take_the_budget_and_no_more(budget):
+    tree = new_tree(budget)
+    arenas = sum(array.nbytes for array in (tree.move, tree.block, tree.visits, tree.wsum, tree.proven, tree.mark,
+                                            tree.e_move, tree.e_prior, tree.e_child))
+    assert 0.99 * budget < arenas <= budget
+
+
+# --- reclaiming --------------------------------------------------------------------------------------------------
+
+def test_a_reclaim_keeps_the_played_subtree_with_its_statistics_and_frees_the_rest():
+    grower = Grower("15x15 middle game", 16 * MiB)
+    grower.run(20_000)
+    tree = grower.tree
+    assert tree.meta[M_RECLAIMS] == 0
+    whole = subtree(tree, 0)
+    played = int(max(children(tree, 0), key=lambda c: tree.visits[c]))
+    grandchild = int(max(children(tree, played), key=lambda c: tree.visits[c]))  # two plies: the game went on
+    kept = subtree(tree, grandchild)
+    assert 1 < len(kept) < len(whole) - 1000
+    tree.meta[M_ROOT] = grandchild
+    assert reclaim(tree, 1.0) == 0  # it all fits: nothing collapsed
+    assert subtree(tree, grandchild) == kept  # the same nodes, statistics and children
+    assert int(tree.meta[M_NODE_NEXT] - tree.meta[M_FREE_COUNT]) == len(kept)
+    assert int(tree.meta[M_EDGE_NEXT]) == block_edges(tree, kept)
+    # the search goes on from the new root, on the nodes freed first
+    made, top, free = int(tree.meta[M_MADE]), int(tree.meta[M_NODE_NEXT]), int(tree.meta[M_FREE_COUNT])
+    for move in (played, grandchild):
+        x, y = grower.board.coords(int(tree.move[move]))
+        grower.board.play(x, y)
+    grower.st = new_state(grower.board)
+    assert grower.run(5000) == 5000
+    assert tree.meta[M_MADE] > made and tree.visits[grandchild] == kept[grandchild][0] + 5000
+    new = int(tree.meta[M_MADE]) - made
+    assert int(tree.meta[M_NODE_NEXT]) == top + max(0, new - free)
+
+
+def test_a_reclaim_under_a_target_collapses_the_least_visited_nodes_and_keeps_their_statistics():
+    grower = Grower("15x15 middle game", 16 * MiB)
+    grower.run(20_000)
+    tree = grower.tree
+    before = subtree(tree, 0)
+    target = 0.5 * fill(tree)
+    threshold = int(reclaim(tree, target))
+    assert threshold > 2 and tree.meta[M_THRESHOLD] == threshold  # a node expands at its second visit
+    assert fill(tree) <= target
+    after = subtree(tree, 0)
+    assert set(after) <= set(before)
+    for n, (visits, wsum, proven, moves) in after.items():
+        assert (visits, wsum, proven) == before[n][:3]
+        if n == 0 or visits >= threshold:
+            assert moves == before[n][3]  # a node the threshold keeps keeps its children
+        else:
+            assert moves == () and tree.block[n] < 0  # collapsed to a leaf
+    assert any(visits < threshold for visits, *_ in after.values())
+
+
+def test_a_long_search_past_a_full_tree_keeps_making_nodes_and_leaves_the_position_as_it_was():
+    grower = Grower("15x15 middle game", MiB)
+    fresh = new_state(grower.board)
+    tree = grower.tree
+    while tree.meta[M_RECLAIMS] == 0:
+        grower.run(1000)
+    for _ in range(3):  # each round: the tree fills up again, so it was reclaimed again
+        made, reclaims = int(tree.meta[M_MADE]), int(tree.meta[M_RECLAIMS])
+        grower.run(20_000)
+        assert tree.meta[M_MADE] - made > 2000
+        assert tree.meta[M_RECLAIMS] > reclaims
+    for field in ("cells", "keys", "cls_count", "score_sum", "hash", "info"):
+        assert np.array_equal(getattr(grower.st, field), getattr(fresh, field)), field
+
+
+def test_the_players_search_info_says_how_full_the_tree_is():
+    player = MctsPlayer()
+    player.prepare(Board(15), 0)
+    board = board_of("15x15 middle game")
+    limits = ThinkLimits.seconds(60.0)
+    limits.max_nodes = 20_000
+    info = player.choose(board, limits).search
+    assert info is not None and info.tree == pytest.approx(fill(player.tree)) and 0 < info.tree < 1
+
+
+def test_every_expansion_lists_its_moves_in_descending_prior():
+    """The search scores only the first never-visited child of a node (``mcts._select``): that is right only while
+    each edge block comes in descending prior."""
+    grower = Grower("15x15 middle game", 16 * MiB)
+    grower.run(5000)
+    tree = grower.tree
+    blocks = [int(tree.block[n]) for n in subtree(tree, 0) if tree.block[n] >= 0]
+    assert len(blocks) > 100
+    for h in blocks:
+        priors = tree.e_prior[h + 1:h + 1 + int(tree.e_move[h])]
+        assert np.all(np.diff(priors) <= 0)
+
+
+def small_tree_player(budget: int) -> MctsPlayer:
+    """A player whose tree has `budget` bytes (under no memory limit, which keeps it)."""
+    player = MctsPlayer()
+    player.prepare(Board(15), 0)
+    player.tree = new_tree(budget)
+    return player
+
+
+def test_the_next_move_reuses_the_played_subtree_and_reclaims_the_rest():
+    board = board_of("15x15 middle game")
+    player = MctsPlayer()
+    player.prepare(board, 0)
+    limits = ThinkLimits.seconds(300.0)
+    limits.max_nodes = 30_000
+    first = player.choose(board, limits)
+    tree = player.tree
+    ours = next(c for c in children(tree, 0) if board.coords(int(tree.move[c])) == (first.x, first.y))
+    reply = int(max(children(tree, ours), key=lambda c: tree.visits[c]))
+    kept = subtree(tree, reply)
+    board.play(first.x, first.y)
+    board.play(*board.coords(int(tree.move[reply])))
+    second = player.choose(board, limits)
+    assert int(tree.meta[M_ROOT]) == reply and tree.meta[M_RECLAIMS] == 1
+    assert tree.visits[reply] == kept[reply][0] + second.search.nodes  # the old visits and the new ones
+
+
+def test_a_player_thinking_past_a_full_tree_reclaims_it_and_plays():
+    player = small_tree_player(MiB)
+    board = board_of("15x15 middle game")
+    choice = player.choose(board, ThinkLimits.seconds(3.0))
+    assert board.is_empty(choice.x, choice.y) and choice.search is not None
+    assert player.tree.meta[M_RECLAIMS] > 0 and choice.search.tree < 1
+
+
+def test_under_a_node_budget_a_search_that_reclaims_plays_the_same_move_with_the_same_search():
+    board = board_of("15x15 middle game")
+    results = []
+    for _ in range(2):
+        player = small_tree_player(MiB)
+        limits = ThinkLimits.seconds(300.0)
+        limits.max_nodes = 60_000
+        choice = player.choose(board, limits)
+        assert player.tree.meta[M_RECLAIMS] > 0
+        results.append((choice.x, choice.y, choice.search.nodes, choice.search.winrate, player.last_nodes))
+    assert results[0] == results[1]
+
+
+def test_the_search_stops_before_the_visit_count_overflows():
+    grower = Grower("15x15 middle game", MiB)
+    grower.run(100)
+    grower.tree.visits[0] = MAX_VISITS
+    assert grower.run(100) == 0
+
+
+# --- exact statistics --------------------------------------------------------------------------------------------
+
+@njit
+def _visit_many(tree: Tree, path: np.ndarray, times: int, high: float, low: float) -> None:
+    for i in range(times):
+        back_up(tree, path, 1, high if i % 4 == 0 else low)
+
+
+def test_the_mean_value_stays_exact_after_hundreds_of_millions_of_visits():
+    tree = new_tree(MiB)
+    child = new_node(tree, 5)
+    path = np.array([0, child], dtype=np.int32)
+    times = 300_000_000
+    _visit_many(tree, path, times, 0.9, -0.1)  # a quarter of the values 0.9, the rest -0.1: a mean of 0.15
+    assert tree.visits[child] == times and tree.visits[0] == times
+    assert tree.wsum[child] / times == pytest.approx(-0.15, abs=1e-7)  # seen from the player who moved into it
+    assert tree.wsum[0] / times == pytest.approx(0.15, abs=1e-7)
+    # one more visit still counts
+    before = tree.wsum[child]
+    back_up(tree, path, 1, 1.0)
+    assert tree.wsum[child] == before - 1.0
