@@ -4,7 +4,7 @@ picture (``OUT/games/gameNNNNN.svg``, drawn here) and its SGF, so a user sees ho
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from monte.analysis.render import game_svg
 from monte.tournaments.records import GameRecord, SavedGame
@@ -24,9 +24,9 @@ def game_picture(out: Path, record: GameRecord) -> Path:
 
 
 def write_report(out: Path, records: Sequence[GameRecord], names: Sequence[str], format: str,
-                 sprt_line: str | None = None, turn_ms: int = 0) -> Path:
+                 sprt_line: str | None = None, turn_ms: int | Mapping[str, int] = 0) -> Path:
     """Write ``OUT/report.md`` for the games played so far (pictures of the decisive ones included); its path.
-    `turn_ms` is the per-move limit the time table measures the engines against (0: none)."""
+    `turn_ms` is the per-move limit the time table measures the engines against (0: none), or each engine's own."""
     lines = ["# Tournament report", "", "```", standings(records, names, format, turn_ms)]
     lines += [sprt_line, "```"] if sprt_line else ["```"]
     decisive = sorted((r for r in records if r.winner is not None), key=lambda r: r.game_id)

@@ -39,6 +39,7 @@ from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threats import Workspace, find_vcf, new_workspace
+from monte.brain.timecontrol import LeaderWatch
 from monte.brain.tree import M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, children, new_tree, reclaim, reset_tree
 from monte.brain.warmup import warm_up
 
@@ -143,14 +144,15 @@ class MctsPlayer:
         # MCTS, with a pause to check its favourites against the opponent's quiet threats
         defence_time = quiet_time - attack_time
         check_at = limits.now() + self.options.quiet_after * max(0.0, limits.soft_deadline - limits.now() - defence_time)
+        watch = LeaderWatch()
         iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
-                                progress, until=check_at if defence_time > 0 else None)
+                                progress, watch, until=check_at if defence_time > 0 else None)
         if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
             self.root_filter.filter_quiet(st, tree, color, self.quiet,
                                           self.quiet.budget(defence_time, self.options.quiet_moves, limits),
                                           limits.now() + defence_time, limits, loss_plies)
             iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
-                                     threatened, lambda done: progress(iterations + done))
+                                     threatened, lambda done: progress(iterations + done), watch)
         child = self.root_filter.checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""

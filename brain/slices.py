@@ -1,8 +1,9 @@
 """MCTS run in slices of a few milliseconds until the move's clock says stop.
 
 One job: the time loop around the compiled search (which has no clock): how long each call may run, when the search
-may stop early because its choice is clear or settled (only when a match clock makes time worth saving), when to
-reclaim a nearly full tree while there is time for it, and telling a long search's progress every second.
+may stop sooner (only when a match clock makes time worth saving: ``brain.timecontrol`` decides, from what this
+loop reads of the root's children after each call), when to reclaim a nearly full tree while there is time for it,
+and telling a long search's progress every second.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from monte.brain.mcts import search
 from monte.brain.position import State
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace
+from monte.brain.timecontrol import LeaderWatch, MoveBudget, leader_safe, stop_after
 from monte.brain.tree import M_BUDGET, M_ROOT, RECLAIM_TARGET, Tree, children, fill, reclaim
 from monte.brain.vct import VctSpace
 
@@ -30,21 +32,24 @@ RECLAIM_SECONDS_PER_BYTE = 3e-9  # (measured: 1.5 ms a MB, on this 2-core machin
 
 
 def run_slices(st: State, tree: Tree, color: int, params: Params, options: Options, ws: Workspace, space: VctSpace,
-               limits: SearchLimits, threatened: bool, progress: Callable[[int], None],
+               limits: SearchLimits, threatened: bool, progress: Callable[[int], None], watch: LeaderWatch,
                until: float | None = None) -> int:
     """MCTS in slices until a stop, a proof, or a deadline: the hard one (less a reserve for the final VCT check,
     which runs only when the opponent threatens one, and for the reply). Only when a match clock makes time worth
-    saving (the soft deadline comes before the hard one) does a clear choice stop at the soft deadline, or a
-    settled one earlier: otherwise the time left is worth more to the search -- its tree is kept for the next
-    move -- than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far.
-    `until` (on the move's clock) ends this run earlier, for a check between two runs. Returns the iterations
-    run."""
+    saving (the soft deadline comes before the hard one) does the search stop sooner: at the time
+    ``brain.timecontrol.stop_after`` gives after each slice -- the soft deadline for a clear, steady favourite, more
+    when it is not clear, keeps changing (`watch`, kept by the caller across runs of one move), its value falls or
+    the opponent threatens (`threatened`) -- or as soon as the favourite can no longer be overtaken by then
+    (``leader_safe``). Otherwise the time left is worth more to the search -- its tree is kept for the next move --
+    than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far. `until` (on
+    the move's clock) ends this run earlier, for a check between two runs. Returns the iterations run."""
     next_report = time.monotonic() + PROGRESS_SECONDS
     root = int(tree.meta[M_ROOT])
     now = limits.now()
     reserve = max(RESERVE_MIN_SECONDS, RESERVE_SHARE * (limits.hard_deadline - now) if threatened else 0.0)
     last_call = limits.hard_deadline - reserve
     saving = limits.soft_deadline < last_call
+    budget = MoveBudget(limits.soft_deadline - limits.started, last_call - limits.started)
     if until is not None:
         last_call = min(last_call, until)
     batch = 64
@@ -52,7 +57,11 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
     while not limits.expired() and tree.proven[root] == 0:
         _make_room(tree, limits)
         t0 = limits.now()
-        deadline = limits.soft_deadline if saving and _clear(tree, root, options) else last_call
+        deadline = last_call
+        if saving:
+            stop = stop_after(budget, clear=_clear(tree, root, options), leader_changes=watch.changes,
+                              value_drop=watch.value_drop, critical=threatened)
+            deadline = min(last_call, limits.started + stop)
         if t0 >= deadline:
             break
         done = int(search(st, tree, color, batch, params, ws, space, limits.array))
@@ -62,8 +71,14 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
         spent = limits.now() - t0
         rate = done / spent if spent > 0 else batch * 100.0
         batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
-        if saving and _settled(tree, root, rate * max(0.0, deadline - limits.now())):
-            break
+        if saving:
+            best, second = _ranked(tree, root)
+            if second < 0:
+                break
+            best_visits = int(tree.visits[best])
+            watch.look(best, best_visits, float(tree.wsum[best]) / max(best_visits, 1))
+            if leader_safe(best_visits, int(tree.visits[second]), rate, deadline - limits.now()):
+                break
         if time.monotonic() >= next_report:
             progress(total)
             next_report += PROGRESS_SECONDS
@@ -102,11 +117,3 @@ def _clear(tree: Tree, root: int, options: Options) -> bool:
     qb = tree.wsum[best] / max(vb, 1)
     qs = tree.wsum[second] / vs
     return vb >= options.clear_visit_ratio * vs and qb >= qs - options.clear_value_slack
-
-
-def _settled(tree: Tree, root: int, iterations_left: float) -> bool:
-    """Whether the most-visited root move can no longer be overtaken in the time left."""
-    best, second = _ranked(tree, root)
-    if second < 0:
-        return True
-    return bool(tree.visits[best] - tree.visits[second] > iterations_left)

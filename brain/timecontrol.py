@@ -1,11 +1,20 @@
-"""How long one move may take, from the manager's clock settings: one pure function, so it can be tested alone.
+"""How long one move may take, from the manager's clock settings and from what the search says while it runs: small
+pure functions, so that each can be tested alone (minigo's ``strategies``; Rapfi's optimum and maximum).
 
 Managers forfeit a brain that answers late, and the time they measure includes starting the answer, the pipe and
-Python's own overhead. So the hard limit keeps a safety margin below whatever binds first (``timeout_turn`` or the
-match clock ``time_left``), and when the match clock binds the move gets only a share of what is left, sized by a
-rough guess of how many moves of ours the game still has.
+Python's own overhead. So the hard limit (the maximum) keeps a safety margin below whatever binds first
+(``timeout_turn`` or the match clock ``time_left``). When the match clock binds, the move's optimum (the soft limit)
+is only a share of what is left, sized by the game's phase -- a guess of how many moves of ours the game still has
+-- since a clock cannot pay every move its full turn: at Gomocup's fastgame clock (5 s a move, 120 s a game) thirty
+moves of ours would spend 150 s. The maximum stretches to a few shares for the moves that need them.
 
-All inputs are the protocol's milliseconds; the answer is in seconds, counted from when the move request arrived.
+Between the two, ``stop_after`` decides while the search runs: a settled choice stops at the optimum, one whose
+favourite keeps changing, whose value is falling, or that answers a threat (a critical position) is given more, up
+to the maximum; and ``leader_safe`` ends the search early once the favourite cannot be overtaken in the time left.
+Under a per-turn limit alone the optimum is the maximum: time saved there is time lost.
+
+The budget's inputs are the protocol's milliseconds; its answer is in seconds, counted from when the move request
+arrived.
 """
 
 from __future__ import annotations
@@ -36,7 +45,22 @@ MIN_MOVES_TO_GO = 12
 """Never plan for fewer of our own moves than this while the board has room (the guess above can be wrong)."""
 
 CLOCK_STRETCH = 2.5
-"""How many shares of the match clock one hard move may use at most."""
+"""How many shares of the match clock one hard move may use at most (the maximum, in optimums)."""
+
+UNCLEAR_STRETCH = CLOCK_STRETCH - 1.0
+"""The optimum is stretched by this share when the favourite is not clearly ahead of the runner-up (visits and
+value, ``Options.clear_visit_ratio`` and ``clear_value_slack``): to the maximum, as Monte did before the other
+stretches came. Half an optimum instead scored -53 Elo [-144, +32] in 20 games at 1 s a move and 24 s a game against
+that rule (tournaments/reports/scaling.md), so the rule stayed..."""
+CHANGE_STRETCH = 0.3
+"""...by this share for each time the favourite changed during the move (counted up to MAX_COUNTED_CHANGES)..."""
+MAX_COUNTED_CHANGES = 4
+DROP_STRETCH = 1.0
+"""...by up to this share as the favourite's value falls, all of it at a fall of BIG_DROP or more (in the value's
+units, -1 to 1)..."""
+BIG_DROP = 0.15
+CRITICAL_STRETCH = 1.0
+"""...and by this share when the position is critical: the opponent threatens a forced win that must be answered."""
 
 
 class MoveBudget(NamedTuple):
@@ -109,3 +133,54 @@ def move_budget(
     hard = max(0.0, min(hard_caps))
     soft = max(0.0, min(soft_caps + [hard]))
     return MoveBudget(soft, hard)
+
+
+def stop_after(budget: MoveBudget, *, clear: bool, leader_changes: int, value_drop: float, critical: bool) -> float:
+    """When a search under `budget` should stop, in seconds from the move's start: the optimum (``soft``) for a
+    clear, steady choice in a quiet position, stretched toward the maximum (``hard``) -- never beyond it -- when the
+    favourite is not clearly ahead (`clear` False), when it changed `leader_changes` times during the move, when its
+    value fell by `value_drop` since the search first had a view, and when the position is `critical`.
+
+    Under a per-turn limit alone the optimum already is the maximum, so nothing changes there."""
+    stretch = 1.0
+    if not clear:
+        stretch += UNCLEAR_STRETCH
+    stretch += CHANGE_STRETCH * min(max(leader_changes, 0), MAX_COUNTED_CHANGES)
+    stretch += DROP_STRETCH * min(max(value_drop, 0.0) / BIG_DROP, 1.0)
+    if critical:
+        stretch += CRITICAL_STRETCH
+    return min(budget.hard, budget.soft * stretch)
+
+
+def leader_safe(leader_visits: int, runner_visits: int, iterations_per_second: float, seconds_left: float) -> bool:
+    """Whether the most-visited root move can no longer be overtaken: its lead in visits is larger than every
+    iteration the search could still make in `seconds_left` at its current rate (all of them given to the
+    runner-up), so that searching on cannot change the move played."""
+    return leader_visits - runner_visits > iterations_per_second * max(seconds_left, 0.0)
+
+
+MIN_VIEW_VISITS = 200
+"""The favourite needs this many visits before its changes and its value are watched (earlier ones are noise)."""
+
+
+class LeaderWatch:
+    """The favourite's story during one move, for ``stop_after``: how often it changed, and how far its value fell
+    since the search first had a view of it. Fed with plain numbers after each slice of the search."""
+
+    def __init__(self) -> None:
+        self.leader = -1
+        self.changes = 0
+        self.first_value: float | None = None
+        self.value_drop = 0.0
+
+    def look(self, leader: int, leader_visits: int, leader_value: float) -> None:
+        """Record the favourite now (an id, its visits and mean value for the side to move)."""
+        if leader_visits < MIN_VIEW_VISITS:
+            return
+        if self.first_value is None:
+            self.leader, self.first_value = leader, leader_value
+            return
+        if leader != self.leader:
+            self.leader = leader
+            self.changes += 1
+        self.value_drop = self.first_value - leader_value

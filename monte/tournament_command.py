@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ContextManager
 
 from monte.errors import UsageError
-from monte.tournaments.config import ConfigError, add_flags, config_from_args
+from monte.tournaments.config import ConfigError, add_flags, config_from_args, engine_clock
 from monte.tournaments.engines import EngineError
 from monte.tournaments.pool import GamePool
 from monte.tournaments.records import LOG_NAME
@@ -52,13 +52,14 @@ def run(args: argparse.Namespace) -> int:
             result = run_tournament(config, progress=sys.stderr, pool=pool)
     except (ConfigError, EngineError, RunError) as exc:
         raise UsageError(str(exc)) from None
-    print(standings(result.records, result.names, config.format, config.timeout_turn_ms))
+    turn_ms = {name: engine_clock(config, name).timeout_turn_ms or 0 for name in result.names}
+    print(standings(result.records, result.names, config.format, turn_ms))
     if result.sprt_line:
         print(result.sprt_line)
     from monte.analysis.tournament_report import write_report
 
     report = write_report(Path(config.out), result.records, result.names, config.format, result.sprt_line,
-                          config.timeout_turn_ms)
+                          turn_ms)
     print(f"games: {config.out}/{LOG_NAME}, SGF and PSQ in {config.out}/games/; report with a picture of "
           f"each decisive game: {report}", file=sys.stderr)
     if result.interrupted:

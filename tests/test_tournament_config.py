@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from monte import cli
-from monte.tournaments.config import ConfigError, build_config, config_from_args, read_toml
+from monte.tournaments.config import ConfigError, build_config, config_from_args, engine_clock, read_toml
+from monte.tournaments.engines import EngineClock
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "tournaments" / "configs").glob("*.toml"))
 
@@ -111,15 +112,46 @@ def test_only_keeps_the_named_engines_in_the_file_order_and_refuses_an_unknown_o
     assert err.count("\n") == 1 and "--only: there is no engine 'zz'" in err
 
 
-@pytest.mark.parametrize("flag, message", [
-    ("z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
-    ("x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),
-    ("x:rule=4", "info.rule: the runner sends INFO rule itself"),
-    ("x:max_node=", "info.max_node: must be a non-empty string on one line"),
-    ("x:max node=1", "info key 'max node': must be a word"),
+def test_an_engine_gets_a_clock_of_its_own_from_toml_or_a_flag_completed_from_the_game():
+    text = ('[game]\ntimeout_turn_ms = 1000\ntimeout_match_ms = 60000\n'
+            '[[engine]]\nname = "slow"\ncommand = "pbrain-a"\ntimeout_turn_ms = 2000\n'
+            '[[engine]]\nname = "plain"\ncommand = "pbrain-b"\n'
+            '[[engine]]\nname = "fast"\ncommand = "pbrain-c"\ntimeout_turn_ms = 0\ntimeout_match_ms = 120000\n')
+    config = config_from(text)
+    slow, plain, fast = config.engines
+    assert slow.clock == EngineClock(2000, 60000)  # the match clock it left out is the game's
+    assert plain.clock is None and engine_clock(config, "plain") == EngineClock(1000, 60000)
+    assert fast.clock == EngineClock(0, 120000)
+    parser = cli.build_parser(["tournament"])
+    args = parser.parse_args(["tournament", "--engine", "x=pbrain-x", "--engine", "y=pbrain-y",
+                              "--timeout-turn-ms", "500", "--clock", "y=250/30000", "--clock", "x=1000"])
+    x, y = config_from_args(args).engines
+    assert (x.clock, y.clock) == (EngineClock(1000, 0), EngineClock(250, 30000))
+
+
+def test_an_engine_flag_replacing_a_file_engine_keeps_its_clock(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text('[[engine]]\nname = "me"\ncommand = "pbrain-me"\ntimeout_turn_ms = 3000\n'
+                    '[[engine]]\nname = "you"\ncommand = "pbrain-you"\n')
+    argv = ["tournament", str(path), "--engine", "me=/opt/me"]
+    me, _ = config_from_args(cli.build_parser(argv).parse_args(argv)).engines
+    assert (me.command, me.clock) == (("/opt/me",), EngineClock(3000, 0))
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--clock", "z=100", "--clock 'z=100': there is no engine 'z'"),
+    ("--clock", "x", "--clock 'x': write NAME=TURN_MS"),
+    ("--clock", "x=fast", "--clock 'x=fast': write NAME=TURN_MS"),
+    ("--clock", "x=100/-5", "--clock 'x=100/-5': write NAME=TURN_MS"),
+    ("--clock", "x=0/0", "[[engine]] (x) timeout_turn_ms: must be > 0 when its timeout_match_ms is 0"),
+    ("--info", "z:max_node=1", "--info 'z:max_node=1': there is no engine 'z'"),
+    ("--info", "x-max_node=1", "--info 'x-max_node=1': write NAME:KEY=VALUE"),
+    ("--info", "x:rule=4", "info.rule: the runner sends INFO rule itself"),
+    ("--info", "x:max_node=", "info.max_node: must be a non-empty string on one line"),
+    ("--info", "x:max node=1", "info key 'max node': must be a word"),
 ])
-def test_a_bad_info_flag_is_one_line_naming_it(flag, message, capsys):
-    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", "--info", flag]) == cli.EXIT_USAGE
+def test_a_bad_info_or_clock_flag_is_one_line_naming_it(flag, value, message, capsys):
+    assert cli.main(["tournament", "--engine", "x=x", "--engine", "y=y", flag, value]) == cli.EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
 
@@ -152,6 +184,10 @@ BAD_CONFIGS = [
      "[[engine]] #1 (a) info.pondering: must be an integer or a string, got True"),
     ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { timeout_turn = 100 }\n',
      "[[engine]] #1 (a) info.timeout_turn: the runner sends INFO timeout_turn itself from the [game] settings"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ntimeout_turn_ms = "2s"\n',
+     "[[engine]] #1 (a) timeout_turn_ms: must be an integer >= 0, got '2s'"),
+    ('[[engine]]\nname = "a"\ncommand = "x"\ntimeout_match_ms = -1\n',
+     "[[engine]] #1 (a) timeout_match_ms: must be an integer >= 0, got -1"),
     ('[[engine]]\nname = "a"\ncommand = "x"\ninfo = { folder = "a\\nb" }\n',
      "[[engine]] #1 (a) info.folder: must be a non-empty string on one line"),
     ("[openings]\nfile = \"no-such-file.txt\"\n" + TWO_ENGINES, "[openings] file: 'no-such-file.txt' does not exist"),

@@ -3,9 +3,12 @@ colour; clocks and memory are enforced; the SPRT stops early; no engine process 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tournament_support import config, fake, processes_in
+from monte.tournaments.engines import EngineClock
 from monte.tournaments.records import Termination, read_jsonl
 from monte.tournaments.runner import run_tournament
 
@@ -78,6 +81,30 @@ def test_the_match_clock_runs_out(tmp_path):
                                    timeout_match_ms=3000, tolerance_ms=100))
     for game in result.records:
         assert (game.termination, game.winner) == (Termination.TIME, "good"), game.detail
+
+
+def test_each_engine_is_held_to_its_own_clock(tmp_path):
+    # Both engines take 0.8 s over their second move; the game allows 0.3 s a move, the patient engine 3 s of its
+    # own (time odds): only the hasty one loses on time, in either colour.
+    patient = dataclasses.replace(fake("patient", "slow", "--at", "2", "--delay-ms", "800"),
+                                  clock=EngineClock(3000, 0))
+    hasty = fake("hasty", "slow", "--at", "2", "--delay-ms", "800")
+    result = run_tournament(config(tmp_path / "out", [patient, hasty], games=2, timeout_turn_ms=300,
+                                   tolerance_ms=300))
+    for game in result.records:
+        assert (game.termination, game.winner) == (Termination.TIME, "patient"), game.detail
+        assert "(hasty)" in game.detail  # killed at its own deadline: 300 ms + the tolerance
+
+
+def test_an_engines_own_match_clock_runs_out_while_the_games_would_not(tmp_path):
+    # A move of 1.5 s spends the 600 ms match clock given to one engine; the other has the game's 60 s.
+    short = dataclasses.replace(fake("short", "slow", "--at", "3", "--delay-ms", "1500"), clock=EngineClock(5000, 600))
+    long = fake("long", "slow", "--at", "3", "--delay-ms", "1500")
+    result = run_tournament(config(tmp_path / "out", [short, long], games=2, timeout_turn_ms=5000,
+                                   timeout_match_ms=60000, tolerance_ms=100))
+    for game in result.records:
+        assert (game.termination, game.winner) == (Termination.TIME, "long"), game.detail
+        assert "(short)" in game.detail  # killed at its own match clock's deadline
 
 
 def test_memory_over_the_limit_loses_only_when_asked(tmp_path):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tournament_support import FAKE_BRAIN, config
-from monte.tournaments.engines import EngineSpec
+from monte.tournaments.engines import EngineClock, EngineSpec
 from monte.tournaments.runner import run_tournament
 
 
@@ -105,3 +105,17 @@ def test_no_per_move_limit_is_sent_as_the_match_time_not_as_zero(tmp_path):
     _, _, black_log, _ = play(tmp_path, timeout_turn_ms=0, timeout_match_ms=60000)
     info = [line for line in black_log.read_text().splitlines() if line.startswith("INFO timeout_")]
     assert info[:2] == ["INFO timeout_turn 60000", "INFO timeout_match 60000"]
+
+
+def test_an_engine_with_a_clock_of_its_own_is_told_it_and_the_other_the_games(tmp_path):
+    black_log, white_log = tmp_path / "one.log", tmp_path / "two.log"
+    one = recorded("one", black_log)
+    two = dataclasses.replace(recorded("two", white_log), clock=EngineClock(0, 30000))
+    run_tournament(config(tmp_path / "out", [one, two], games=2, concurrency=1, timeout_turn_ms=1000))
+    for log, turn, match, left in ((black_log, 1000, 0, 2147483647), (white_log, 30000, 30000, 30000)):
+        game = log.read_text().splitlines()
+        game = game[:game.index("END")]
+        # no per-move limit is told as the whole match time (INFO timeout_turn 0 would mean "play at once")
+        assert [line for line in game if line.startswith("INFO")][:2] == [f"INFO timeout_turn {turn}",
+                                                                         f"INFO timeout_match {match}"]
+        assert int(next(line for line in game if line.startswith("INFO time_left")).split()[2]) == left

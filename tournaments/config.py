@@ -12,10 +12,13 @@ TOML layout (every key optional except the engines; see tournaments/configs/*.to
                   first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
     [sprt]        enabled, elo0, elo1, alpha, beta
-    [[engine]]    name, command (a string or a list), revision, cwd, info -- one table per engine
+    [[engine]]    name, command (a string or a list), revision, cwd, info, timeout_turn_ms, timeout_match_ms
+                  -- one table per engine
 
 An engine's ``info`` is a table of its own INFO settings, sent after the standard ones, e.g.
-``info = { max_node = 20000, thread_num = 1 }`` (flag: ``--info NAME:KEY=VALUE``).
+``info = { max_node = 20000, thread_num = 1 }`` (flag: ``--info NAME:KEY=VALUE``). An engine's ``timeout_turn_ms``
+and ``timeout_match_ms`` give it a clock of its own (time odds; flag: ``--clock NAME=TURN_MS[/MATCH_MS]``); what it
+leaves out comes from ``[game]``.
 
 Relative paths (``out``, ``openings.file``) are taken from the current directory, like the flags; an openings file
 that is not found there is also looked for among the files shipped in ``tournaments/openings/``.
@@ -35,7 +38,7 @@ from typing import Any
 
 from monte.brain.board import MAX_SIZE, MIN_SIZE
 from monte.protocol.client import GARBAGE_POLICIES, TOLERANCE_MS
-from monte.tournaments.engines import EngineError, EngineSpec, engine_info, parse_info_flag
+from monte.tournaments.engines import EngineClock, EngineError, EngineSpec, engine_info, parse_clock_flag, parse_info_flag
 from monte.tournaments.scheduler import pairings
 
 FORMATS = ("round-robin", "gauntlet")
@@ -44,7 +47,8 @@ ORDERS = ("sequential", "shuffle")
 RULES = (0, 1, 4, 8, 9)
 SECTIONS = ("tournament", "game", "openings", "sprt")
 SHIPPED_OPENINGS = Path(__file__).resolve().parent / "openings"
-ENGINE_KEYS = ["name", "command", "revision", "cwd", "info"]
+ENGINE_KEYS = ["name", "command", "revision", "cwd", "info", "timeout_turn_ms", "timeout_match_ms"]
+CLOCK_KEYS = ("timeout_turn_ms", "timeout_match_ms")
 CLUSTER_ADDRESS = re.compile(r"local:[1-9]\d*|(tcp|tls|ws|wss)://\S+")
 """What ``cluster`` may say: N local worker processes, or the address of a Dask scheduler."""
 
@@ -218,11 +222,15 @@ def engines_from_toml(data: dict[str, Any]) -> list[EngineSpec]:
             checked_info = engine_info(info)
         except EngineError as exc:
             raise ConfigError(f"{where} ({name}) {exc}") from None
+        for key in CLOCK_KEYS:
+            if key in table and (type(table[key]) is not int or table[key] < 0):
+                raise ConfigError(f"{where} ({name}) {key}: must be an integer >= 0, got {table[key]!r}")
+        clock = EngineClock(table.get("timeout_turn_ms"), table.get("timeout_match_ms"))
         try:
             spec = EngineSpec.from_command(name, command, table.get("revision"), table.get("cwd"))
         except EngineError as exc:
             raise ConfigError(f"{where} ({name}): {exc}") from None
-        engines.append(dataclasses.replace(spec, info=checked_info))
+        engines.append(dataclasses.replace(spec, info=checked_info, clock=None if clock == EngineClock() else clock))
     return engines
 
 
@@ -239,14 +247,17 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 
 def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
                  extra_engines: list[EngineSpec] | None = None,
-                 extra_info: list[str] | None = None, only: list[str] | None = None) -> TournamentConfig:
+                 extra_info: list[str] | None = None, only: list[str] | None = None,
+                 extra_clocks: list[str] | None = None) -> TournamentConfig:
     """A checked config from parsed TOML, flag values (field name -> value, None = not given), flag engines,
-    ``--info NAME:KEY=VALUE`` flags and the ``--only`` selection of engines (none: all of them).
+    ``--info NAME:KEY=VALUE`` flags, the ``--only`` selection of engines (none: all of them) and ``--clock
+    NAME=TURN_MS[/MATCH_MS]`` flags.
 
-    A flag engine named like one of the file's takes its place (its command, and the file's ``info`` table unless
-    it brings its own), so a user points a shipped config at their own builds; other flag engines are added after
-    the file's. Flag settings replace the file's; a flag's INFO key replaces the same key of that engine's
-    ``info`` table, or is added after it.
+    A flag engine named like one of the file's takes its place (its command, and the file's ``info`` table and
+    clock unless it brings its own), so a user points a shipped config at their own builds; other flag engines are
+    added after the file's. Flag settings replace the file's; a flag's INFO key replaces the same key of that
+    engine's ``info`` table, or is added after it; a ``--clock`` flag replaces the engine's clock. An engine's clock
+    is then completed from ``[game]``, so every engine with a clock of its own has both of its limits.
     """
     values = _settings_from_toml(data)
     fields_by_name = {f.name: f for f in settings_fields()}
@@ -254,9 +265,11 @@ def build_config(data: dict[str, Any], overrides: dict[str, Any] | None = None,
         if value is not None:
             values[name] = _coerce(fields_by_name[name], value)
     engines = _with_info_flags(_replaced(engines_from_toml(data), extra_engines or []), extra_info or [])
+    engines = _with_clock_flags(engines, extra_clocks or [])
     if only:
         engines = _selected(engines, only)
     config = TournamentConfig(engines=tuple(engines), **values)
+    config = dataclasses.replace(config, engines=tuple(_completed_clock(spec, config) for spec in engines))
     validate(config)
     return config
 
@@ -270,8 +283,38 @@ def _replaced(file_engines: list[EngineSpec], flag_engines: list[EngineSpec]) ->
         if i is None:
             engines.append(spec)
         else:
-            engines[i] = spec if spec.info else dataclasses.replace(spec, info=engines[i].info)
+            engines[i] = dataclasses.replace(spec, info=spec.info or engines[i].info,
+                                             clock=spec.clock or engines[i].clock)
     return engines
+
+
+def _with_clock_flags(engines: list[EngineSpec], flags: list[str]) -> list[EngineSpec]:
+    """`engines` with the ``--clock NAME=TURN_MS[/MATCH_MS]`` flags applied (ConfigError naming a bad flag)."""
+    by_name = {spec.name: spec for spec in engines}
+    for text in flags:
+        try:
+            name, clock = parse_clock_flag(text)
+        except EngineError as exc:
+            raise ConfigError(str(exc)) from None
+        if name not in by_name:
+            raise ConfigError(f"--clock {text!r}: there is no engine {name!r} (engines: {', '.join(by_name)})")
+        by_name[name] = dataclasses.replace(by_name[name], clock=clock)
+    return [by_name[spec.name] for spec in engines]
+
+
+def _completed_clock(spec: EngineSpec, config: TournamentConfig) -> EngineSpec:
+    """`spec` with the limits its own clock leaves out taken from ``[game]`` (no clock of its own: unchanged)."""
+    if spec.clock is None:
+        return spec
+    turn, match = spec.clock.timeout_turn_ms, spec.clock.timeout_match_ms
+    return dataclasses.replace(spec, clock=EngineClock(config.timeout_turn_ms if turn is None else turn,
+                                                       config.timeout_match_ms if match is None else match))
+
+
+def engine_clock(config: TournamentConfig, name: str) -> EngineClock:
+    """The time control engine `name` plays under: its own, or the ``[game]`` one."""
+    spec = next(spec for spec in config.engines if spec.name == name)
+    return spec.clock or EngineClock(config.timeout_turn_ms, config.timeout_match_ms)
 
 
 def _selected(engines: list[EngineSpec], names: list[str]) -> list[EngineSpec]:
@@ -317,6 +360,10 @@ def validate(config: TournamentConfig) -> None:
         raise ConfigError(f"[game] height: must be 0 or {MIN_SIZE}..{MAX_SIZE}, got {config.height}")
     if config.timeout_turn_ms == 0 and config.timeout_match_ms == 0:
         raise ConfigError("[game] timeout_turn_ms: must be > 0 when timeout_match_ms is 0 (a move needs a limit)")
+    for spec in config.engines:
+        if spec.clock is not None and spec.clock.timeout_turn_ms == 0 and spec.clock.timeout_match_ms == 0:
+            raise ConfigError(f"[[engine]] ({spec.name}) timeout_turn_ms: must be > 0 when its timeout_match_ms is 0 "
+                              f"(a move needs a limit)")
     if config.openings_file and config.random_openings:
         raise ConfigError("[openings] random: give either an openings file or random openings, not both")
     if config.first_move == "begin" and (config.openings_file or config.random_openings):
@@ -352,6 +399,10 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--info", action="append", default=[], metavar="NAME:KEY=VALUE",
                         help="send engine NAME the line 'INFO KEY VALUE' after the standard ones, e.g. "
                              "rapfi:max_node=20000 (repeatable; TOML: info = { max_node = 20000 } in its [[engine]])")
+    parser.add_argument("--clock", action="append", default=[], metavar="NAME=TURN_MS[/MATCH_MS]",
+                        help="give engine NAME a time control of its own (time odds), e.g. monte2x=2000 (2 s a move, "
+                             "the game's match clock) or fast=5000/120000; 0 turns a limit off as in [game] "
+                             "(repeatable; TOML: timeout_turn_ms, timeout_match_ms in its [[engine]])")
     for f in settings_fields():
         kind = type(f.default)
         help_text = f"{f.metadata['help']} (TOML {_label(f)}; default {f.default!r})"
@@ -372,4 +423,4 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         raise ConfigError(f"--engine: {exc}") from None
     overrides = {f.name: getattr(args, f.name) for f in settings_fields()}
     only = [name.strip() for name in args.only.split(",") if name.strip()]
-    return build_config(data, overrides, extra, args.info, only)
+    return build_config(data, overrides, extra, args.info, only, args.clock)

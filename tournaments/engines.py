@@ -45,6 +45,8 @@ class EngineSpec:
     cwd: str | None = None
     info: tuple[tuple[str, str], ...] = ()
     """This engine's own ``INFO key value`` lines, sent after the standard ones (e.g. Rapfi's ``max_node``)."""
+    clock: "EngineClock | None" = None
+    """This engine's own time control (time odds), in place of the ``[game]`` one; None: the game's."""
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -69,6 +71,37 @@ class EngineSpec:
             argv = [program or DEFAULT_REVISION_PROGRAM, *argv[1:]]
             revision = rev
         return cls(name, tuple(argv), revision, cwd)
+
+
+@dataclass(frozen=True)
+class EngineClock:
+    """An engine's own time control, as c-gomoku-cli's and fastchess's per-engine ``tc`` give one: it is told these
+    limits (``INFO timeout_turn`` / ``timeout_match``) and the referee holds it to them. Either may be None in a
+    config, meaning the ``[game]`` value (``TournamentConfig`` fills it in)."""
+
+    timeout_turn_ms: int | None = None
+    """Milliseconds per move (0: no per-move limit, only the match clock)."""
+    timeout_match_ms: int | None = None
+    """Milliseconds per game for this engine (0: no match clock)."""
+
+    def describe(self) -> str:
+        """``TURN_MS/MATCH_MS`` as the ``--clock`` flag writes it."""
+        return f"{self.timeout_turn_ms}/{self.timeout_match_ms}"
+
+
+def parse_clock_flag(text: str) -> tuple[str, EngineClock]:
+    """(engine name, its clock) from the ``--clock NAME=TURN_MS[/MATCH_MS]`` flag, e.g. ``monte2x=2000`` or
+    ``fast=5000/120000``; EngineError (one line) when it is not of that form."""
+    name, sep, limits = text.partition("=")
+    turn, slash, match = limits.partition("/")
+    try:
+        clock = EngineClock(int(turn), int(match) if slash else None)
+    except ValueError:
+        clock = None
+    if not sep or not name.strip() or clock is None or clock.timeout_turn_ms < 0 or (clock.timeout_match_ms or 0) < 0:
+        raise EngineError(f"--clock {text!r}: write NAME=TURN_MS or NAME=TURN_MS/MATCH_MS with integers >= 0, "
+                          f"e.g. monte2x=2000 or fast=5000/120000")
+    return name.strip(), clock
 
 
 def engine_info(pairs: dict[str, object]) -> tuple[tuple[str, str], ...]:

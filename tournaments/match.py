@@ -4,7 +4,8 @@ The game is a straight sequence of steps, each of which may end it: start both e
 loses, whatever its colour), set up the opening, then ask the side to move for a move until the referee or a fault
 ends the game. The runner times every move itself (the client stamps the reply when it is read): a move later than
 ``timeout_turn + tolerance``, or beyond the side's match clock plus tolerance, loses on time, and an engine that
-does not answer by then is killed at that deadline. Both processes are always closed before the record is returned.
+does not answer by then is killed at that deadline. Each side is held to its own clock: the game's, or the one its
+engine was given (``EngineSpec.clock``, time odds). Both processes are always closed before the record is returned.
 
 A `StopSignal` shared with the runner ends games early (Ctrl-C, or an SPRT that has decided): setting it kills every
 registered engine's process group, so a game blocked on a slow engine returns at once, as ``INTERRUPTED``.
@@ -37,6 +38,15 @@ def engine_environment() -> dict[str, str]:
     cache), so that every move of a game is its engine's, not its quick player's (``brain.loading``). Other brains,
     older Monte revisions included, ignore it."""
     return {**os.environ, LOAD_BEFORE_OK: "1"}
+
+
+
+def with_clock(settings: GameSettings, turn_ms: int, match_ms: int) -> GameSettings:
+    """`settings` with a time control: `turn_ms` a move (0: no per-move limit, only the match clock) and
+    `match_ms` a game (0: none). ``INFO timeout_turn 0`` would mean "play as fast as you can", so an engine without
+    a per-move limit is told that a move may take the whole match time instead."""
+    return replace(settings, timeout_turn_ms=turn_ms or match_ms, timeout_match_ms=match_ms)
+
 
 FAULT_TERMINATIONS = {
     Fault.CRASH: Termination.CRASH,
@@ -103,8 +113,8 @@ class MatchRules:
 
 @dataclass
 class _Side:
-    """One colour's engine in one game: its client, what it is told at START (the game's settings plus its own
-    INFO), its match clock, and whether it has seen the position yet."""
+    """One colour's engine in one game: its client, what it is told at START (the game's settings with its own
+    clock and INFO), its match clock, and whether it has seen the position yet."""
 
     color: int
     spec: EngineSpec
@@ -158,9 +168,11 @@ class _Game:
             stderr = self.log_dir / f"game{self.game.game_id:05d}-{COLOR_NAMES[color]}-{safe_name}.stderr"
         client = BrainClient(spec.command, name=spec.name, cwd=spec.cwd, env=engine_environment(),
                              stderr_path=None if stderr is None else str(stderr), garbage=self.rules.garbage)
-        time_left = self.rules.settings.timeout_match_ms or NO_MATCH_LIMIT_MS
         needs_board = self.rules.first_move == "board" or bool(self.game.opening.stones)
         settings = self.rules.settings
+        if spec.clock is not None:
+            settings = with_clock(settings, spec.clock.timeout_turn_ms, spec.clock.timeout_match_ms)
+        time_left = settings.timeout_match_ms or NO_MATCH_LIMIT_MS
         if spec.info:
             settings = replace(settings, extra_info=settings.extra_info + spec.info)
         return _Side(color, spec, client, settings, time_left, needs_board, stderr)
@@ -203,8 +215,9 @@ class _Game:
 
     # --- one move -------------------------------------------------------------------------------------------------
     def _ask(self, side: _Side) -> tuple[MoveReply | None, Ruling | None]:
-        """Request a move from `side` and judge its timing and memory: (reply, None), or (None, the ending)."""
-        settings = self.rules.settings
+        """Request a move from `side` and judge its timing (by its own clock) and memory: (reply, None), or (None,
+        the ending)."""
+        settings = side.settings
         limits = [settings.timeout_turn_ms] if settings.timeout_turn_ms else []
         if settings.timeout_match_ms:
             limits.append(max(side.time_left_ms, 0.0))
@@ -232,8 +245,8 @@ class _Game:
 
     def _lateness(self, side: _Side, elapsed_ms: float) -> str | None:
         """Charge the move to the side's match clock (if there is one: without, time_left stays "no limit"); a
-        sentence if it was too slow, else None."""
-        settings = self.rules.settings
+        sentence if it was too slow (by its own clock), else None."""
+        settings = side.settings
         if settings.timeout_match_ms:
             side.time_left_ms -= elapsed_ms
         turn = settings.timeout_turn_ms

@@ -12,7 +12,7 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Sequence
+from typing import IO, Iterable, Mapping, Sequence
 
 from monte.tournaments.records import GameRecord
 from monte.tournaments.stats import SPRT, EloEstimate, elo_from_pentanomial
@@ -149,23 +149,26 @@ def _percentile(values: list[int], fraction: float) -> int:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def time_table(records: Sequence[GameRecord], names: Sequence[str], turn_ms: int) -> list[str]:
+def time_table(records: Sequence[GameRecord], names: Sequence[str], turn_ms: int | Mapping[str, int]) -> list[str]:
     """One row per engine: how many moves it made and how long they took (median, 90th percentile, longest), and
-    the median as a share of the per-move limit `turn_ms` (0: none)."""
+    the median as a share of the per-move limit `turn_ms` (0: none), one for all or each engine's own (time
+    odds)."""
     rows = []
     for name in names:
         times = move_times(records, name)
         if not times:
             continue
         median = statistics.median(times)
-        share = f"{100 * median / turn_ms:.0f}%" if turn_ms else "-"
+        turn = turn_ms.get(name, 0) if isinstance(turn_ms, Mapping) else turn_ms
+        share = f"{100 * median / turn:.0f}%" if turn else "-"
         rows.append([name, str(len(times)), f"{median:g}", str(_percentile(times, 0.9)), str(max(times)), share])
     return text_table(["engine", "moves", "median ms", "90% ms", "longest ms", "median / turn"], rows)
 
 
-def standings(records: Sequence[GameRecord], names: Sequence[str], format: str, turn_ms: int = 0) -> str:
+def standings(records: Sequence[GameRecord], names: Sequence[str], format: str,
+              turn_ms: int | Mapping[str, int] = 0) -> str:
     """The final tables: one row per engine (best score first), one per pairing, and each engine's time per move
-    (`turn_ms`: the per-move limit, 0 if none)."""
+    (`turn_ms`: the per-move limit, 0 if none, or each engine's own)."""
     engines = engine_tallies(records, names)
     ranked = sorted(names, key=lambda n: (-engines[n].score, names.index(n)))
     columns = ["games", "W", "L", "D", "score", "Elo", "95% interval", "LOS"]

@@ -26,7 +26,7 @@ from typing import IO, Callable, Iterator
 from monte.protocol.client import GameSettings
 from monte.tournaments.config import TournamentConfig, find_openings_file
 from monte.tournaments.engines import EngineSpec, pin
-from monte.tournaments.match import MatchRules, StopSignal
+from monte.tournaments.match import MatchRules, StopSignal, with_clock
 from monte.tournaments.openings import Opening, arrange_openings, load_openings, random_openings
 from monte.tournaments.pool import GamePool, LocalPool
 from monte.tournaments.records import LOG_NAME, GameRecord, Termination, append_jsonl, read_jsonl, to_psq, to_sgf
@@ -65,16 +65,10 @@ class TournamentResult:
 
 
 def match_rules(config: TournamentConfig) -> MatchRules:
-    """The per-game rules a config asks for.
-
-    ``timeout_turn_ms = 0`` means no per-move limit (only the match clock), but ``INFO timeout_turn 0`` means "play
-    as fast as you can"; such engines are told that a move may take the whole match time instead.
-    """
-    settings = GameSettings(
-        width=config.width, height=config.board_height, rule=config.rule,
-        timeout_turn_ms=config.timeout_turn_ms or config.timeout_match_ms,
-        timeout_match_ms=config.timeout_match_ms, max_memory=config.max_memory, tolerance_ms=config.tolerance_ms,
-        game_type=2)
+    """The per-game rules a config asks for (an engine with a clock of its own gets it in ``play_game``)."""
+    settings = with_clock(GameSettings(width=config.width, height=config.board_height, rule=config.rule,
+                                       max_memory=config.max_memory, tolerance_ms=config.tolerance_ms, game_type=2),
+                          config.timeout_turn_ms, config.timeout_match_ms)
     return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
                       memory_loses=config.memory_loses, start_timeout_s=config.start_timeout_ms / 1000.0,
                       garbage=config.garbage)
@@ -115,6 +109,8 @@ def _fingerprint(config: TournamentConfig) -> dict:
     for engine in data["engines"]:
         if not engine["info"]:
             del engine["info"]  # as logs written before engines had INFO of their own say it
+        if engine["clock"] is None:
+            del engine["clock"]  # ...or clocks of their own
     if data["garbage"] == "forfeit":
         del data["garbage"]  # ...and before the garbage policy was a setting
     return data
