@@ -50,7 +50,8 @@ class Options:
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
     clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
     checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
-    quiet_share: float = 0.4       # ...the quiet-threat checks: a quiet move then a VCT, ours and the opponent's
+    quiet_share: float = 0.0       # ...the quiet-threat checks: a quiet move then a VCT, ours and the opponent's;
+                                   # off: continuing a game they claimed false wins (+M11, then +M2) and lost to greedy
     quiet_attack: float = 0.3      # ...of which our own quiet win may use this part (0 quiet_share: both off)
     quiet_after: float = 0.3       # the part of the move's MCTS run before the root's best moves are checked
     quiet_moves: int = 8           # the attacker's quiet moves tried per question (brain.quiet_threats)

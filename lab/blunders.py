@@ -9,7 +9,7 @@ or a time per move) and has the judge look at the position after it.
 
     python -m monte.lab.blunders build --judge /tmp/sparring/bin/pbrain-rapfi --out positions.jsonl GAMES.jsonl ...
     python -m monte.lab.blunders count --judge /tmp/sparring/bin/pbrain-rapfi --positions positions.jsonl \\
-        --engine before='pbrain-monte --set quiet_share=0' --engine after=pbrain-monte --max-node 100000
+        --engine before=pbrain-monte --engine after='pbrain-monte --set quiet_share=0.4' --max-node 100000
 
 For measurement only: nothing in the engine or the test suite depends on the judge.
 """
