@@ -16,10 +16,9 @@ import sys
 from pathlib import Path
 
 from monte.errors import UsageError
+from monte.lab.fit_eval_command import HELD_OUT_MARK
 
 DEFAULT_OPENINGS = "freestyle15-balanced-fit.txt"
-HELD_OUT_MARK = "-test"
-"""An openings file whose name holds this is a held-out half: strength is measured on it, no data is made from it."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -49,7 +49,7 @@ def _on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[Result]:
     with connect(scheduler) as cluster:
         futures = [cluster.client.submit(play, job, pure=False) for job in jobs]
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures, loop=cluster.client.loop):
                 yield future.result()
         finally:
             cluster.client.cancel(futures)
