@@ -166,10 +166,14 @@ def intervals(reports: list[Report], asked: float) -> list[Interval]:
 
 
 def ratio(first: float, rates: list[float]) -> str:
-    """How the rates compare with the first: their median's ratio and the worst one's, as 'x' factors."""
+    """How the rates compare with the first: their median's ratio and the one furthest from it, as 'x' factors,
+    each said slower or faster."""
     def factor(rate: float) -> float:
         return max(rate / first, first / rate)
-    return f"median {factor(statistics.median(rates)):.2f}x, worst {max(factor(r) for r in rates):.2f}x"
+
+    def said(rate: float) -> str:
+        return f"{factor(rate):.2f}x {'slower' if rate < first else 'faster'}"
+    return f"median {said(statistics.median(rates))}, worst {said(max(rates, key=factor))}"
 
 
 def print_profile(profile: Profile, max_memory: int) -> None:

@@ -68,3 +68,8 @@ def test_longthink_reads_openings_files_with_comments(tmp_path):
     path = tmp_path / "openings.txt"
     path.write_text("# a comment\n0,0, 1,1\n\n# another\n-1,2, 0,1, 2,2\n")
     assert longthink.opening(1, path) == [(6, 9), (7, 8), (9, 9)]
+
+
+def test_longthink_says_which_way_a_rate_moved():
+    assert longthink.ratio(100.0, [50.0, 80.0, 90.0]) == "median 1.25x slower, worst 2.00x slower"
+    assert longthink.ratio(100.0, [150.0, 90.0, 200.0]) == "median 1.50x faster, worst 2.00x faster"
