@@ -267,7 +267,9 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     a reclaim (which may free the old path's nodes).
 
     An iteration makes at most one expansion and one node; when they might not fit, the tree is reclaimed first.
-    The search stops short of MAX_VISITS at the root (visits are int32)."""
+    The search stops short of MAX_VISITS at the root (visits are int32). It counts what its iterations do -- tree
+    steps, moves made, expansions, proven ends, in-tree VCF and VCT nodes -- in the tree's meta (``brain.tree``
+    M_STEPS...), a few integer adds an iteration, for ``brain.thinkprofile``."""
     path = ws.path
     made = 0
     moves = ws.moves
