@@ -23,13 +23,14 @@ import numpy as np
 
 from monte.brain.evaluation import learned_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
-from monte.brain.limits import charge
+from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from monte.brain.position import I_STONES, State, make, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves
 from monte.brain.tree import (
-    M_MAXDEPTH, M_ROOT, MAX_VISITS, RECLAIM_TARGET, Tree, new_block, new_node, reclaim, room,
+    M_EXPANDED, M_MAKES, M_MAXDEPTH, M_PROVEN_ENDS, M_ROOT, M_STEPS, M_VCF_NODES, M_VCT_NODES, MAX_VISITS, RECLAIM_TARGET,
+    Tree, new_block, new_node, reclaim, room,
 )
 from monte.brain.vct import VctSpace, find_vct
 
@@ -286,7 +287,9 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     a reclaim (which may free the old path's nodes).
 
     An iteration makes at most one expansion and one node; when they might not fit, the tree is reclaimed first.
-    The search stops short of MAX_VISITS at the root (visits are int32)."""
+    The search stops short of MAX_VISITS at the root (visits are int32). It counts what its iterations do -- tree
+    steps, moves made, expansions, proven ends, in-tree VCF and VCT nodes -- in the tree's meta (``brain.tree``
+    M_STEPS...), a few integer adds an iteration, for ``brain.thinkprofile``."""
     path = ws.path
     made = 0
     moves = ws.moves
@@ -295,6 +298,8 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     root = tree.meta[M_ROOT]
     done = 0
     deepest = tree.meta[M_MAXDEPTH]
+    charged = limits[L_NODES]
+    vct_nodes = 0
     for _ in range(iterations):
         if tree.proven[root] != 0 or tree.visits[root] >= MAX_VISITS or charge(limits):
             break
@@ -312,6 +317,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             pr = tree.proven[node]
             if pr != 0:
                 value = float(pr)
+                tree.meta[M_PROVEN_ENDS] += 1
                 break
             if tree.block[node] < 0:
                 if tree.visits[node] == 0 and node != root:
@@ -328,6 +334,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 if r == 0:
                     value, proof = evaluate(st, c, p)
                     break
+                tree.meta[M_EXPANDED] += 1
             e = _select(tree, node, p)
             if e < 0:  # every child lost: settle below
                 _settle(tree, node)
@@ -348,6 +355,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     unmake(st, int(tree.move[path[made]]))
                     made -= 1
                 make(st, int(tree.move[child]), c)
+                tree.meta[M_MAKES] += 1
                 made = depth + 1
             c = 3 - c
             node = child
@@ -362,15 +370,20 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 while made > depth:  # the board must hold this node's position, not the old path below it
                     unmake(st, int(tree.move[path[made]]))
                     made -= 1
+                before = limits[L_NODES]
                 _threat_proof(st, tree, node, c, p, vs, limits)
+                vct_nodes += limits[L_NODES] - before
         if depth > deepest:
             deepest = depth
+        tree.meta[M_STEPS] += depth
         back_up(tree, path, depth, value)
         done += 1
     while made > 0:
         unmake(st, int(tree.move[path[made]]))
         made -= 1
     tree.meta[M_MAXDEPTH] = deepest
+    tree.meta[M_VCT_NODES] += vct_nodes
+    tree.meta[M_VCF_NODES] += limits[L_NODES] - charged - done - vct_nodes
     return done
 
 
