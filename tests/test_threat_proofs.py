@@ -3,7 +3,8 @@ opponent's after each of our candidates), a VCT asked again once the game has go
 with ONE df-pn table kept throughout (as the player keeps it), then checked move by move: after the claimed move,
 EVERY empty cell is tried as the defender's reply, and a fresh table (nothing proved for the claim reused) must find
 the attacker's win again. A reply that escapes is a false proof (issue 19: a pass search's results, read with the
-other side to move, made a continued game claim wins that were not there).
+other side to move, made a continued game claim wins that were not there; with that key, position (1, 11) fails
+here).
 
 The positions come from real games: Monte against PentaZen and Rapfi (tournaments/reports/sparring/spar-r19-before),
 where both sides' threats are many."""
@@ -28,7 +29,8 @@ from monte.brain.threat_search import ThreatSearch
 from monte.brain.vct import VctSpace, find_vct, new_vct_space
 
 GAMES = Path(__file__).resolve().parents[1] / "tournaments/reports/sparring/spar-r19-before/games.jsonl"
-CHECKED = [(1, 10), (4, 16), (5, 14)]     # (game id, plies played): positions with claims of every kind
+CHECKED = [(1, 10), (1, 11), (4, 16), (5, 14)]  # (game id, plies): claims of every kind; at (1, 11) the key without
+# the side to move claimed a quiet win for black (8,4 after white 4,3) that white escapes
 QUESTION_NODES = 20_000                           # each VCT the player-like questions ask (the quiet share's size)
 CHECK_NODES = 200_000                             # each fresh VCT of the check (ten times more: it must not miss)
 BUDGET = QuietBudget(moves=8, vct_nodes=QUESTION_NODES)
