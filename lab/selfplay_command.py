@@ -125,13 +125,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"selfplay: {len(jobs)} game(s) to play ({len(done)} logged already), {args.nodes} nodes a move, "
           f"{len(openings)} openings of {path.name}, {where}", flush=True)
     from monte.lab.selfplay_pool import results
+    from monte.tournaments.runner import RunError
 
     wins = {BLACK_NAME: 0, WHITE_NAME: 0, None: 0}
-    for record, extra in results(jobs, args.workers, args.scheduler):
-        append_jsonl(out, record, extra)
-        wins[record.winner] += 1
-        print(f"game {record.game_id} ({record.opening_id}): {record.winner or 'draw'} by {record.termination} after "
-              f"{len(record.moves)} moves, {record.duration_s:.0f} s", flush=True)
+    try:
+        for record, extra in results(jobs, args.workers, args.scheduler):
+            append_jsonl(out, record, extra)
+            wins[record.winner] += 1
+            print(f"game {record.game_id} ({record.opening_id}): {record.winner or 'draw'} by {record.termination} "
+                  f"after {len(record.moves)} moves, {record.duration_s:.0f} s", flush=True)
+    except RunError as exc:  # the cluster cannot be reached or lost a game: the games logged so far are kept
+        raise UsageError(f"{exc}; the games logged so far are kept: run the same command to continue") from None
     print(f"selfplay: {len(jobs)} played: black {wins[BLACK_NAME]}, white {wins[WHITE_NAME]}, "
           f"draws {wins[None]}; {out} holds {len(done) + len(jobs)}")
     return 0

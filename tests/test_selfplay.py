@@ -86,6 +86,12 @@ def test_bad_arguments_get_one_line(tmp_path, capsys, extra, named):
     assert not out.exists()
 
 
+def test_a_scheduler_out_of_reach_gets_one_line(tmp_path, capsys):
+    assert selfplay(tmp_path / "games.jsonl", "--games", "1", "--scheduler", "tcp://127.0.0.1:1") == cli.EXIT_USAGE
+    err = capsys.readouterr().err.strip()
+    assert "cannot reach the Dask scheduler" in err and "\n" not in err
+
+
 def test_a_held_out_set_is_played_only_when_asked_and_then_with_a_warning(tmp_path, capsys):
     out = tmp_path / "judge.jsonl"
     assert selfplay(out, "--games", "1", "--openings", "freestyle15-balanced-test.txt", "--allow-test") == 0
