@@ -11,7 +11,8 @@ the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the move began) c
 one second after MCTS starts, the root's threat searches before it taking a few ms here). Each rate is given per
 second of the clock and per second of the brain's CPU (``/proc/PID/stat``, read as each line arrives): on a busy
 machine the clock rate moves with the other jobs, the CPU rate with the search alone. The process's peak resident
-memory is the kernel's high-water mark (``VmHWM``), read when the move comes.
+memory is the kernel's high-water mark (``VmHWM``), read when the move comes, beside its RSS when the move was
+asked for (the tree sized, not yet written): their difference is what the think added.
 
 ``--in-process`` thinks in this process instead (``brain.thinkprofile``) and says why the rate moves: tree steps a
 second beside iterations a second, and what an iteration did on average (its depth, the moves it made, its threat
