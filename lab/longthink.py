@@ -11,7 +11,8 @@ the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the move began) c
 one second after MCTS starts, the root's threat searches before it taking a few ms here). Each rate is given per
 second of the clock and per second of the brain's CPU (``/proc/PID/stat``, read as each line arrives): on a busy
 machine the clock rate moves with the other jobs, the CPU rate with the search alone. The process's peak resident
-memory is the kernel's high-water mark (``VmHWM``), read when the move comes.
+memory is the kernel's high-water mark (``VmHWM``), read when the move comes, beside its RSS when the move was
+asked for (the tree sized, not yet written): their difference is what the think added.
 
 ``--in-process`` thinks in this process instead (``brain.thinkprofile``) and says why the rate moves: tree steps a
 second beside iterations a second, and what an iteration did on average (its depth, the moves it made, its threat
@@ -84,17 +85,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def peak_rss_bytes(pid: int) -> int:
-    """The process's peak resident set (VmHWM), in bytes."""
+def rss_bytes(pid: int, field: str = "VmHWM") -> int:
+    """The process's resident set, in bytes: its peak (VmHWM) or now (VmRSS)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) * 1024
     return 0
 
 
 def think(engine: list[str], seconds: float, max_memory: int,
-          stones: list[tuple[int, int]]) -> tuple[list[Report], float, int]:
-    """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its peak RSS."""
+          stones: list[tuple[int, int]]) -> tuple[list[Report], float, int, int]:
+    """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its RSS then (the
+    tree sized but not yet written) and its peak RSS."""
     process = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                text=True, bufsize=1, env={**os.environ, LOAD_BEFORE_OK: "1"})  # loaded at OK
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
@@ -126,6 +128,7 @@ def think(engine: list[str], seconds: float, max_memory: int,
         send(f"INFO max_memory {max_memory}", f"INFO timeout_turn {int(seconds * 1000)}", "INFO timeout_match 0")
         time.sleep(0.5)  # the brain sizes its tree at INFO max_memory: not part of the move's CPU
         asked = cpu_seconds(process.pid)
+        sized = rss_bytes(process.pid, "VmRSS")
         send("BOARD", *board, "DONE")
         summary = ""  # Monte's summary comes just before its Rapfi line, and carries the tree's fill
         while True:
@@ -140,14 +143,14 @@ def think(engine: list[str], seconds: float, max_memory: int,
                 reports.append(Report(int(match[5]), int(match[4]), int(match[1]), int(match[2]), match[3],
                                       int(tree[1]) if tree else -1, cpu))
             summary = line
-        peak = peak_rss_bytes(process.pid)
+        peak = rss_bytes(process.pid)
         send("END")
         process.wait(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    return reports, asked, peak
+    return reports, asked, sized, peak
 
 
 def intervals(reports: list[Report], asked: float) -> list[Interval]:
@@ -226,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"opening {args.opening}: {stones}, {args.seconds:.0f} s, max_memory {args.max_memory}, in process")
         print_profile(profile_think(board, args.seconds, args.max_memory), args.max_memory)
         return 0
-    reports, asked, peak = think(args.engine.split(), args.seconds, args.max_memory, stones)
+    reports, asked, sized, peak = think(args.engine.split(), args.seconds, args.max_memory, stones)
     timeline = intervals(reports, asked)
     print(f"opening {args.opening}: {stones}, {args.seconds:.0f} s, max_memory {args.max_memory}")
     print("   t(s)   iterations      it/s  it/cpu-s  depth     ev  tree")
@@ -241,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"after {LATE_S:.0f} s against the first second: per clock second {first.per_second:.0f} it/s, then "
               f"{ratio(first.per_second, [s.per_second for s in late])}; per CPU second {first.per_cpu_second:.0f}, "
               f"then {ratio(first.per_cpu_second, [s.per_cpu_second for s in late])}")
-    print(f"peak RSS {peak / 2**20:.1f} MiB of max_memory {args.max_memory / 2**20:.1f} MiB "
+    print(f"RSS {sized / 2**20:.1f} MiB when the move was asked for (the tree sized, not yet written); "
+          f"peak RSS {peak / 2**20:.1f} MiB of max_memory {args.max_memory / 2**20:.1f} MiB "
           f"({'under' if peak < args.max_memory else 'OVER'})")
     return 0
 
