@@ -38,6 +38,7 @@ from monte.brain.root_filter import RootFilter
 from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
+from monte.brain.threads import Threads, tree_share, usable_threads
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
 from monte.brain.tree import M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, children, new_tree, reclaim, reset_tree
@@ -62,11 +63,16 @@ class MctsPlayer:
         self.root_filter = RootFilter(self.options, self.threats)
         self.quiet = QuietThreats(self.threats)
         self._memory = -1
+        self.threads = Threads()
+        self._thread_count = 1
+        """The search threads the trees are sized for (``brain.threads``: the memory is split between their trees)."""
         self.last_refuted: set[int] = set()
         """The last move's root children (tree slots) found lost by the root filter's or final check's threat
         searches."""
         self.last_nodes = 0
-        """The nodes the last move searched (MCTS iterations, VCF and VCT nodes)."""
+        """The nodes the last move searched (MCTS iterations, VCF and VCT nodes), every thread's."""
+        self.helper_nodes = 0
+        """The helper threads' share of them."""
 
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -78,7 +84,7 @@ class MctsPlayer:
         caro's edge keys) through a state of the position, the scratch space for the board's size, and the tree
         sized for `max_memory`."""
         self._workspace_for(new_state(board))
-        self._tree_sized(max_memory)
+        self._tree_sized(max_memory, self._thread_count)
 
     def new_game(self, board: Board) -> None:
         """Forget the tree of the previous game."""
@@ -91,16 +97,17 @@ class MctsPlayer:
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
         self.last_refuted = set()
+        self.helper_nodes = 0
         with SearchLimits(limits) as search_limits:
             choice = self._choose(board, search_limits)
-            self.last_nodes = search_limits.nodes
+            self.last_nodes = search_limits.nodes + self.helper_nodes
             return choice
 
     def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
         st = new_state(board)
-        tree = self._tree_for(board, limits.think.max_memory)
+        tree = self._tree_for(board, limits.think.max_memory, usable_threads(limits.think.threads))
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
         threats = self.threats
@@ -136,23 +143,29 @@ class MctsPlayer:
         loss_plies = self.root_filter.filter(st, tree, color, threatened, zone,
                                              limits.now() + self.options.filter_share * thinking, ws, limits)
 
-        def progress(done: int) -> None:
-            info = move_report.progress_info(board, tree, started, done) if limits.think.progress else None
-            if info is not None:
-                limits.think.progress(info)
-
-        # MCTS, with a pause to check its favourites against the opponent's quiet threats
+        # MCTS (with the helper threads, if any), with a pause to check its favourites against the opponent's quiet
+        # threats
         defence_time = quiet_time - attack_time
         check_at = limits.now() + self.options.quiet_after * max(0.0, limits.soft_deadline - limits.now() - defence_time)
         watch = LeaderWatch()
-        iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
-                                progress, watch, until=check_at if defence_time > 0 else None)
-        if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
-            self.root_filter.filter_quiet(st, tree, color, self.quiet,
-                                          self.quiet.budget(defence_time, self.options.quiet_moves, limits),
-                                          limits.now() + defence_time, limits, loss_plies)
-            iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
-                                     threatened, lambda done: progress(iterations + done), watch)
+        with self.threads.running(board, tree, color, self.params, self.options, limits) as team:
+            def progress(done: int) -> None:
+                so_far = done + team.iterations_so_far()
+                info = move_report.progress_info(board, tree, started, so_far) if limits.think.progress else None
+                if info is not None:
+                    limits.think.progress(info)
+
+            iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
+                                    progress, watch, until=check_at if defence_time > 0 else None)
+            if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
+                self.root_filter.filter_quiet(st, tree, color, self.quiet,
+                                              self.quiet.budget(defence_time, self.options.quiet_moves, limits),
+                                              limits.now() + defence_time, limits, loss_plies)
+                team.refute()
+                iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
+                                         threatened, lambda done: progress(iterations + done), watch)
+        iterations += team.iterations
+        self.helper_nodes = team.nodes
         child = self.root_filter.checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
@@ -171,20 +184,24 @@ class MctsPlayer:
             self._ws = new_workspace(st.cells.shape[0])
         return self._ws
 
-    def _tree_sized(self, max_memory: int) -> Tree:
-        """The tree, made anew when the memory limit changed (or there was none yet)."""
-        if self.tree is None or max_memory != self._memory:
-            self._memory = max_memory
-            self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
-            self.tree = new_tree(tree_bytes(max_memory))
+    def _tree_sized(self, max_memory: int, threads: int) -> Tree:
+        """The tree (and the helper threads' trees), made anew when the memory limit or the thread count changed (or
+        there was none yet): the trees of all the threads share the memory a single tree would have."""
+        if self.tree is None or max_memory != self._memory or threads != self._thread_count:
+            self._memory, self._thread_count = max_memory, threads
+            self.tree = None  # let the old trees go before the new ones are made: both at once could break the limit
+            self.threads.resize(threads)  # the helpers' trees go too; their scratch is made now, and counted below
+            share = tree_share(tree_bytes(max_memory), threads)
+            self.threads.make_trees(share)
+            self.tree = new_tree(share)
             self._tree_history = []
             self._tree_board = None
         return self.tree
 
-    def _tree_for(self, board: Board, max_memory: int) -> Tree:
+    def _tree_for(self, board: Board, max_memory: int, threads: int) -> Tree:
         """The tree, its root moved to this position when the game went through the old tree (and what the new root
         does not reach reclaimed), else cleared."""
-        tree = self._tree_sized(max_memory)
+        tree = self._tree_sized(max_memory, threads)
         history = [board.index(m.x, m.y) for m in board.history]
         shape = (board.width, board.height, board.rule)
         old = self._tree_history
