@@ -30,7 +30,7 @@ from monte.brain.board import MOVE_WINS, Board
 from monte.brain.defence import longest_defence, loss_length, measure_defences
 from monte.brain.limits import SearchLimits
 from monte.brain.memory import tree_bytes
-from monte.brain.mcts import expand_root, find_child
+from monte.brain.mcts import expand_root
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
 from monte.brain.quiet_threats import QuietThreats
@@ -41,7 +41,8 @@ from monte.brain.threat_search import ThreatSearch
 from monte.brain.threads import Threads, tree_share, usable_threads
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
-from monte.brain.tree import M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, children, new_tree, reclaim, reset_tree
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, children, new_tree, reset_tree
+from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.warmup import warm_up
 
 ROOT_VCF_PLIES = 40
@@ -56,8 +57,8 @@ class MctsPlayer:
         self.params = params or Params()
         self.options = options or Options()
         self.tree: Tree | None = None
-        self._tree_board: tuple[int, int, int] | None = None
-        self._tree_history: list[int] = []
+        self._tree_path: GamePath | None = None
+        """Where the tree's root stands (None: a fresh tree)."""
         self._ws = new_workspace(0)
         self.threats = ThreatSearch(self.options)
         self.root_filter = RootFilter(self.options, self.threats)
@@ -88,10 +89,10 @@ class MctsPlayer:
 
     def new_game(self, board: Board) -> None:
         """Forget the tree of the previous game."""
-        self._tree_history = []
-        self._tree_board = None
+        self._tree_path = None
         if self.tree is not None:
             reset_tree(self.tree)
+        self.threads.new_game()
         self.threats.clear()
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
@@ -194,33 +195,13 @@ class MctsPlayer:
             share = tree_share(tree_bytes(max_memory), threads)
             self.threads.make_trees(share)
             self.tree = new_tree(share)
-            self._tree_history = []
-            self._tree_board = None
+            self._tree_path = None
         return self.tree
 
     def _tree_for(self, board: Board, max_memory: int, threads: int) -> Tree:
         """The tree, its root moved to this position when the game went through the old tree (and what the new root
-        does not reach reclaimed), else cleared."""
+        does not reach reclaimed), else cleared (``brain.tree_reuse``)."""
         tree = self._tree_sized(max_memory, threads)
-        history = [board.index(m.x, m.y) for m in board.history]
-        shape = (board.width, board.height, board.rule)
-        old = self._tree_history
-        reused = False
-        if self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old:
-            node = int(tree.meta[M_ROOT])
-            for move in history[len(old):]:
-                node = int(find_child(tree, node, move)) if node >= 0 else -1
-                if node < 0:
-                    break
-            if node >= 0:
-                moved = node != tree.meta[M_ROOT]
-                tree.meta[M_ROOT] = node
-                if moved:
-                    reclaim(tree, RECLAIM_TARGET)
-                reused = True
-        if not reused:
-            reset_tree(tree)
+        self._tree_path = keep_tree(tree, self._tree_path, board)
         tree.meta[M_MAXDEPTH] = 0
-        self._tree_board = shape
-        self._tree_history = history
         return tree

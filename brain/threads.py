@@ -17,8 +17,8 @@ What a helper shares with the main thread: the root moves the root filter found 
 searches, and again whenever the main thread refutes more: ``Team.refute``), and the move's stop: YXSTOP and END
 through the move's ``StopFlag``, the end of the MCTS (by the deadline) through ``Team.finish``.
 
-Helper trees are made afresh every move: only the main tree is kept from move to move. Under a node budget
-(``INFO max_node``) no helper runs: the move must depend on the position alone.
+Every thread keeps its tree from move to move (``brain.tree_reuse``), and its df-pn table for the game. Under a node
+budget (``INFO max_node``) no helper runs: the move must depend on the position alone.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from monte.brain.mcts import expand_root, search
 from monte.brain.position import new_state
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace, new_workspace
-from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, children, new_tree, reset_tree
+from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, children, new_tree
+from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.vct import VctSpace, clear_vct_space, new_vct_space
 
 HELPER_VCT_BITS = 18          # a helper's df-pn table: 2^18 entries (4.5 MB), a quarter of the main one's
@@ -64,6 +65,8 @@ class Helper:
     def __init__(self) -> None:
         self.tree: Tree | None = None
         """Made by ``Threads.make_trees``, once the memory left for trees is known."""
+        self.path: GamePath | None = None
+        """Where the tree's root stands (``brain.tree_reuse``; None: a fresh tree)."""
         self.space: VctSpace = new_vct_space(HELPER_VCT_BITS)
         self.ws: Workspace = new_workspace(0)
         self.limits = new_limits(0)
@@ -112,10 +115,9 @@ class Helper:
         if self.ws.cand.shape[0] != st.cells.shape[0]:
             self.ws = new_workspace(st.cells.shape[0])
         self.ws.tt_keys[:] = 0
-        clear_vct_space(self.space)
         tree = self.tree
         assert tree is not None, "Threads.make_trees comes before a search"
-        reset_tree(tree)
+        self.path = keep_tree(tree, self.path, board)
         if expand_root(st, tree, color, params, options.root_children, self.ws, self.limits) == 0:
             return
         _add_root_noise(tree, np.random.default_rng(seed))
@@ -237,7 +239,14 @@ class Threads:
     def make_trees(self, tree_bytes: int) -> None:
         """Give every helper a tree of `tree_bytes`."""
         for helper in self.helpers:
-            helper.tree = new_tree(tree_bytes)
+            helper.tree, helper.path = new_tree(tree_bytes), None
+
+    def new_game(self) -> None:
+        """Forget the previous game: its trees and its df-pn tables."""
+        for helper in self.helpers:
+            helper.join()
+            helper.path = None
+            clear_vct_space(helper.space)
 
     @contextmanager
     def running(self, board: Board, main: Tree, color: int, params: Params, options: Options,

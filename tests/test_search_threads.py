@@ -17,7 +17,7 @@ from monte.brain.engine import MctsPlayer
 from monte.brain.limits import new_limits
 from monte.brain.memory import DEFAULT_TREE_BYTES
 from monte.brain.mcts import expand_root
-from monte.brain.player import ThinkLimits
+from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import new_state
 from monte.brain.settings import Options, Params
 from monte.brain.threads import merge_root, tree_share, usable_threads
@@ -49,15 +49,35 @@ def test_the_threads_used_are_those_allowed_but_never_more_than_the_cores():
     assert tree_share(1000, 2) == 500 and tree_share(1000, 1) == 1000
 
 
+def stopped_once_the_helper_searched(player: MctsPlayer, board, iterations: int, new_game: bool = True) -> MoveChoice:
+    """`player`'s move on `board`, with two threads and all the time in the world, stopped (as YXSTOP does) once its
+    helper thread has run `iterations` MCTS iterations."""
+    player.warm_up()
+    if new_game:
+        player.new_game(board)
+    limits = limits_for(3600.0, threads=2)
+    chosen: list[MoveChoice] = []
+    worker = threading.Thread(target=lambda: chosen.append(player.choose(board, limits)), daemon=True)
+    worker.start()
+    waited = time.monotonic() + WAIT_S
+    while time.monotonic() < waited and not (player.threads.helpers and player.threads.helpers[0].iterations
+                                             >= iterations):
+        time.sleep(0.01)
+    assert player.threads.helpers[0].iterations >= iterations, "the helper did not search"
+    limits.stop.set()
+    worker.join(WAIT_S)
+    assert not worker.is_alive(), "the move did not stop"
+    return chosen[0]
+
+
 @two_cores
 def test_a_two_thread_search_plays_a_legal_move_and_reports_the_nodes_of_both():
     board = board_of("15x15 middle game")
-    player = MctsPlayer()
-    player.new_game(board)
-    choice = player.choose(board, limits_for(1.0, threads=2))
+    player = MctsPlayer(options=Options(vct_max_nodes=0))  # straight to MCTS, where the helper runs
+    choice = stopped_once_the_helper_searched(player, board, 2000)
     assert legal(board, choice.x, choice.y)
     (helper,) = player.threads.helpers
-    assert helper.iterations > 0 and player.helper_nodes >= helper.iterations
+    assert helper.iterations >= 2000 and player.helper_nodes >= helper.iterations
     assert choice.search.nodes > helper.iterations  # the main thread's iterations and the helper's
     assert player.last_nodes > player.helper_nodes
     root = int(player.tree.meta[M_ROOT])
@@ -98,22 +118,28 @@ def test_under_a_node_budget_no_helper_searches():
 @two_cores
 def test_a_stop_reaches_the_helper_thread_too():
     board = board_of("15x15 middle game")
-    player = MctsPlayer(options=Options(vct_max_nodes=0))  # straight to MCTS, where the helper runs
-    player.new_game(board)
-    limits = limits_for(600.0, threads=2)
-    chosen = []
-    worker = threading.Thread(target=lambda: chosen.append(player.choose(board, limits)), daemon=True)
-    worker.start()
-    waited = time.monotonic() + WAIT_S
-    while time.monotonic() < waited and not (player.threads.helpers and player.threads.helpers[0].iterations > 0):
-        time.sleep(0.01)
+    player = MctsPlayer(options=Options(vct_max_nodes=0))
+    choice = stopped_once_the_helper_searched(player, board, 1)
+    assert legal(board, choice.x, choice.y)
     (helper,) = player.threads.helpers
-    assert helper.iterations > 0, "the helper never searched"
-    limits.stop.set()  # what YXSTOP does
-    worker.join(WAIT_S)
-    assert not worker.is_alive() and legal(board, chosen[0].x, chosen[0].y)
     helper.join(WAIT_S)
     assert helper.thread is None  # the helper left its search too
+
+
+@two_cores
+def test_the_helper_keeps_its_tree_from_move_to_move():
+    board = board_of("15x15 middle game")
+    player = MctsPlayer(options=Options(vct_max_nodes=0))
+    first = stopped_once_the_helper_searched(player, board, 5000)
+    (helper,) = player.threads.helpers
+    helper.join(WAIT_S)
+    tree = helper.tree
+    ours = helper.root_children[board.index(first.x, first.y)]
+    reply = int(max(children(tree, ours), key=lambda c: tree.visits[c]))
+    board.play(first.x, first.y)
+    board.play(*board.coords(int(tree.move[reply])))
+    stopped_once_the_helper_searched(player, board, 1, new_game=False)
+    assert int(tree.meta[M_ROOT]) == reply  # not a fresh tree: the root moved down the two moves played
 
 
 def test_merging_adds_the_other_trees_root_visits_values_and_proofs():
@@ -144,7 +170,7 @@ def test_merging_adds_the_other_trees_root_visits_values_and_proofs():
 def test_info_thread_num_reaches_the_search_through_the_protocol():
     sent: list[str] = []
     player = MctsPlayer()
-    script = ["START 15", "INFO timeout_turn 500", "INFO thread_num 2", "BEGIN", "TURN 6,6"]
+    script = ["START 15", "INFO timeout_turn 3000", "INFO thread_num 2", "BEGIN", "TURN 6,6"]
     Session(player, sent.append, [Command(line) for line in script]).run()
     answers = [line for line in sent if not line.startswith("MESSAGE")]
     assert answers[0] == "OK" and len(answers) == 3
