@@ -38,7 +38,7 @@ from monte.brain.root_filter import RootFilter
 from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
-from monte.brain.threads import Threads, tree_share, usable_threads
+from monte.brain.threads import Team, Threads, tree_share, usable_threads
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
 from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, children, new_tree, reset_tree
@@ -98,17 +98,19 @@ class MctsPlayer:
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
         self.last_refuted = set()
-        self.helper_nodes = 0
-        with SearchLimits(limits) as search_limits:
-            choice = self._choose(board, search_limits)
+        self._tree_sized(limits.max_memory, usable_threads(limits.threads))
+        with SearchLimits(limits) as search_limits, \
+                self.threads.running(board, self.params, self.options, search_limits) as team:
+            choice = self._choose(board, search_limits, team)
+            self.helper_nodes = team.nodes
             self.last_nodes = search_limits.nodes + self.helper_nodes
             return choice
 
-    def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
+    def _choose(self, board: Board, limits: SearchLimits, team: Team) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
         st = new_state(board)
-        tree = self._tree_for(board, limits.think.max_memory, usable_threads(limits.think.threads))
+        tree = self._tree_for(board, limits.think.max_memory, self._thread_count)
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
         threats = self.threats
@@ -143,30 +145,29 @@ class MctsPlayer:
         zone = threats.zone(st, 3 - color, limits) if threatened else set()
         loss_plies = self.root_filter.filter(st, tree, color, threatened, zone,
                                              limits.now() + self.options.filter_share * thinking, ws, limits)
+        team.refute(tree)
 
-        # MCTS (with the helper threads, if any), with a pause to check its favourites against the opponent's quiet
-        # threats
+        def progress(done: int) -> None:
+            so_far = done + team.iterations_so_far()
+            info = move_report.progress_info(board, tree, started, so_far) if limits.think.progress else None
+            if info is not None:
+                limits.think.progress(info)
+
+        # MCTS, with a pause to check its favourites against the opponent's quiet threats
         defence_time = quiet_time - attack_time
         check_at = limits.now() + self.options.quiet_after * max(0.0, limits.soft_deadline - limits.now() - defence_time)
         watch = LeaderWatch()
-        with self.threads.running(board, tree, color, self.params, self.options, limits) as team:
-            def progress(done: int) -> None:
-                so_far = done + team.iterations_so_far()
-                info = move_report.progress_info(board, tree, started, so_far) if limits.think.progress else None
-                if info is not None:
-                    limits.think.progress(info)
-
-            iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
-                                    progress, watch, until=check_at if defence_time > 0 else None)
-            if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
-                self.root_filter.filter_quiet(st, tree, color, self.quiet,
-                                              self.quiet.budget(defence_time, self.options.quiet_moves, limits),
-                                              limits.now() + defence_time, limits, loss_plies)
-                team.refute()
-                iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
-                                         threatened, lambda done: progress(iterations + done), watch)
+        iterations = run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits, threatened,
+                                progress, watch, until=check_at if defence_time > 0 else None)
+        if defence_time > 0 and tree.proven[root] == 0 and not limits.expired():
+            self.root_filter.filter_quiet(st, tree, color, self.quiet,
+                                          self.quiet.budget(defence_time, self.options.quiet_moves, limits),
+                                          limits.now() + defence_time, limits, loss_plies)
+            team.refute(tree)
+            iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
+                                     threatened, lambda done: progress(iterations + done), watch)
+        team.finish(tree)  # the helper threads' root statistics join the main tree's
         iterations += team.iterations
-        self.helper_nodes = team.nodes
         child = self.root_filter.checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""

@@ -13,9 +13,10 @@ the main thread's tree again and add nothing. A helper mixes noise into its root
 the move and the helper) and explores with a smaller c_puct (``HELPER_CPUCT_SCALE``: deeper where the main thread
 goes wider), so its tree is another sample of the position.
 
-What a helper shares with the main thread: the root moves the root filter found lost (marked in its tree before it
-searches, and again whenever the main thread refutes more: ``Team.refute``), and the move's stop: YXSTOP and END
-through the move's ``StopFlag``, the end of the MCTS (by the deadline) through ``Team.finish``.
+A helper starts with the move, so that it searches while the main thread runs its threat searches too. What it
+shares with the main thread: the root moves the root filter found lost (marked in its tree as soon as the main
+thread has found them: ``Team.refute``), and the move's stop: YXSTOP and END through the move's ``StopFlag``, the end
+of the MCTS (by the deadline) through ``Team.finish``.
 
 Every thread keeps its tree from move to move (``brain.tree_reuse``), and its df-pn table for the game. Under a node
 budget (``INFO max_node``) no helper runs: the move must depend on the position alone.
@@ -59,8 +60,8 @@ def tree_share(tree_budget: int, threads: int) -> int:
 
 
 class Helper:
-    """One helper thread's tree, scratch space and df-pn table, kept from move to move (the tree is reset each
-    move), and the thread of its current move."""
+    """One helper thread's tree, scratch space and df-pn table, kept from move to move, and the thread of its current
+    move."""
 
     def __init__(self) -> None:
         self.tree: Tree | None = None
@@ -78,15 +79,15 @@ class Helper:
         self._lock = threading.Lock()
         self._refuted: set[int] = set()
 
-    def start(self, board: Board, color: int, params: Params, options: Options, refuted: set[int],
-              seed: int) -> None:
-        """Search `board` (side to move `color`) on a thread of its own until ``stop``."""
+    def start(self, board: Board, params: Params, options: Options, seed: int) -> None:
+        """Search `board` (for its side to move) on a thread of its own until ``stop``."""
         self.join()
         self.limits[:] = new_limits(0)
         self.root_children = {}
         self.iterations = 0
-        self._refuted = set(refuted)
-        self.thread = threading.Thread(target=self._run, args=(board, color, params, options, seed),
+        self._refuted = set()
+        # a copy: the board gets our move once the move is answered, maybe before this thread has read it
+        self.thread = threading.Thread(target=self._run, args=(board.copy(), params, options, seed),
                                        name="monte-helper", daemon=True)
         self.thread.start()
 
@@ -110,7 +111,8 @@ class Helper:
         """Nodes searched this move (MCTS iterations and the in-tree VCF and VCT nodes)."""
         return int(self.limits[L_NODES])
 
-    def _run(self, board: Board, color: int, params: Params, options: Options, seed: int) -> None:
+    def _run(self, board: Board, params: Params, options: Options, seed: int) -> None:
+        color = board.to_move
         st = new_state(board)
         if self.ws.cand.shape[0] != st.cells.shape[0]:
             self.ws = new_workspace(st.cells.shape[0])
@@ -185,11 +187,11 @@ def merge_root(main: Tree, other: Tree, other_children: dict[int, int]) -> None:
 class Team:
     """The helpers of one move (see the module docstring); ``Threads.running`` makes it."""
 
-    def __init__(self, helpers: list[Helper], main: Tree) -> None:
+    def __init__(self, helpers: list[Helper]) -> None:
         self.helpers = helpers
-        self.main = main
         self.iterations = 0
         """The helpers' MCTS iterations, added to the main tree by ``finish``."""
+        self._finished = False
 
     @property
     def nodes(self) -> int:
@@ -200,23 +202,27 @@ class Team:
         """The helpers' MCTS iterations so far (for a long search's progress reports)."""
         return sum(helper.iterations for helper in self.helpers)
 
-    def refute(self) -> None:
-        """Pass the main tree's refuted root moves on to the helpers (after the main thread found more)."""
-        moves = lost_root_moves(self.main)
+    def refute(self, main: Tree) -> None:
+        """Pass the root moves the main tree has marked lost on to the helpers (the root filter's refutations)."""
+        moves = lost_root_moves(main)
         for helper in self.helpers:
             helper.refute(moves)
 
-    def finish(self) -> None:
+    def finish(self, main: Tree | None) -> None:
         """Stop the helpers, wait a little for them to leave their kernels, and add their root statistics to the
-        main tree. A helper still busy (a reclaim cannot be cut) is merged anyway -- only root children are read --
-        and waited for at the next move's start."""
+        `main` tree (None: the move was found without MCTS, nothing to add). A helper still busy (a reclaim cannot
+        be cut) is merged anyway -- only root children are read -- and waited for at the next move's start. Only
+        the first call does anything."""
+        if self._finished:
+            return
+        self._finished = True
         for helper in self.helpers:
             helper.stop()
         for helper in self.helpers:
             helper.join(JOIN_SECONDS)
-            if helper.tree is not None and helper.root_children:
-                merge_root(self.main, helper.tree, helper.root_children)
-            self.iterations += helper.iterations
+            if main is not None and helper.tree is not None and helper.root_children:
+                merge_root(main, helper.tree, helper.root_children)
+                self.iterations += helper.iterations
 
 
 class Threads:
@@ -249,20 +255,21 @@ class Threads:
             clear_vct_space(helper.space)
 
     @contextmanager
-    def running(self, board: Board, main: Tree, color: int, params: Params, options: Options,
-                limits: SearchLimits) -> Iterator[Team]:
-        """The helpers searching `board` while the block runs (none under a node budget); at its end they stop and
-        their root statistics join the main tree's (``Team.finish``)."""
+    def running(self, board: Board, params: Params, options: Options, limits: SearchLimits) -> Iterator[Team]:
+        """The helpers searching `board` (for its side to move) while the block runs, from its start: while the main
+        thread runs its threat searches, a helper searches too, and the root filter's refutations reach it when they
+        are found (``Team.refute``). None runs under a node budget. The block ends them with ``Team.finish``, which
+        adds their root statistics to the main tree's; if it does not (a move found without MCTS), they stop at its
+        end."""
         helpers = self.helpers if limits.think.max_nodes == 0 else []
-        team = Team(helpers, main)
-        refuted = lost_root_moves(main)
+        team = Team(helpers)
         self._moves += 1
         for number, helper in enumerate(helpers):
-            helper.start(board, color, params, options, refuted, seed=self._moves * 1009 + number)
+            helper.start(board, params, options, seed=self._moves * 1009 + number)
             limits.think.stop.link(helper.limits)  # after start, which clears the array: a stop already set stays
         try:
             yield team
         finally:
-            team.finish()
+            team.finish(None)
             for helper in helpers:
                 limits.think.stop.unlink(helper.limits)
