@@ -46,7 +46,6 @@ HELPER_BATCH = 256            # iterations of a helper's search call (a few ms):
 HELPER_CPUCT_SCALE = 0.75     # a helper's c_puct, of the main thread's
 ROOT_NOISE = 0.25             # a helper's root priors: this share of Dirichlet noise ...
 ROOT_NOISE_ALPHA = 0.3        # ... of this concentration
-JOIN_SECONDS = 0.05           # how long the end of the MCTS waits for a helper to leave its kernel before merging
 
 
 def usable_threads(requested: int) -> int:
@@ -209,17 +208,15 @@ class Team:
             helper.refute(moves)
 
     def finish(self, main: Tree | None) -> None:
-        """Stop the helpers, wait a little for them to leave their kernels, and add their root statistics to the
-        `main` tree (None: the move was found without MCTS, nothing to add). A helper still busy (a reclaim cannot
-        be cut) is merged anyway -- only root children are read -- and waited for at the next move's start. Only
-        the first call does anything."""
+        """Stop the helpers and add their root statistics to the `main` tree (None: the move was found without MCTS,
+        nothing to add). The move does not wait for a helper to leave its kernel (it does at its next node, or after
+        a reclaim, which cannot be cut): only root children are read, which stay in place meanwhile, and the next
+        move waits for the thread before it uses the helper again. Only the first call does anything."""
         if self._finished:
             return
         self._finished = True
         for helper in self.helpers:
             helper.stop()
-        for helper in self.helpers:
-            helper.join(JOIN_SECONDS)
             if main is not None and helper.tree is not None and helper.root_children:
                 merge_root(main, helper.tree, helper.root_children)
                 self.iterations += helper.iterations
