@@ -14,7 +14,9 @@ longest (or not found at all) is played: engines that win positions often miss t
 The steps live in modules of their own: the threat searches (``brain.threat_search``), the root filter
 (``brain.root_filter``), the time slices of MCTS (``brain.slices``), the longest defence (``brain.defence``) and
 the report of the move (``brain.move_report``); this class keeps the tree from move to move and runs the steps in
-order.
+order. When the manager allows more threads (``INFO thread_num``), helper threads search the same position in trees
+of their own from the start of the move (``brain.threads``), and their root statistics join the tree's before the
+choice.
 
 Every search of the move runs under one ``SearchLimits`` (``brain.limits``): a stop, the hard deadline or the node
 budget cuts whichever search is running, at its next node. The steps read the move's clock from it (``now()``), which
