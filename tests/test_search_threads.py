@@ -139,6 +139,8 @@ def test_the_helper_keeps_its_tree_from_move_to_move():
     board.play(first.x, first.y)
     board.play(*board.coords(int(tree.move[reply])))
     stopped_once_the_helper_searched(player, board, 1, new_game=False)
+    helper.join(WAIT_S)  # the move may have been stopped before the helper even began it
+    assert helper.thread is None and helper.path is not None and len(helper.path.moves) == len(board.history)
     assert int(tree.meta[M_ROOT]) == reply  # not a fresh tree: the root moved down the two moves played
 
 
