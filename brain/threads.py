@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -46,6 +47,9 @@ HELPER_BATCH = 256            # iterations of a helper's search call (a few ms):
 HELPER_CPUCT_SCALE = 0.75     # a helper's c_puct, of the main thread's
 ROOT_NOISE = 0.25             # a helper's root priors: this share of Dirichlet noise ...
 ROOT_NOISE_ALPHA = 0.3        # ... of this concentration
+EARLY_STOP_SECONDS = 0.03     # a helper stops starting search calls this long before the move's hard deadline: with
+                              # it busy to the end, the deadline's timer woke late and 2-thread moves ended ~15 ms
+                              # later (measured on this loaded machine)
 
 
 def usable_threads(requested: int) -> int:
@@ -78,15 +82,16 @@ class Helper:
         self._lock = threading.Lock()
         self._refuted: set[int] = set()
 
-    def start(self, board: Board, params: Params, options: Options, seed: int) -> None:
-        """Search `board` (for its side to move) on a thread of its own until ``stop``."""
+    def start(self, board: Board, params: Params, options: Options, seed: int, stop_at: float) -> None:
+        """Search `board` (for its side to move) on a thread of its own until ``stop``, or until ``time.monotonic()``
+        reaches `stop_at` (checked between search calls)."""
         self.join()
         self.limits[:] = new_limits(0)
         self.root_children = {}
         self.iterations = 0
         self._refuted = set()
         # a copy: the board gets our move once the move is answered, maybe before this thread has read it
-        self.thread = threading.Thread(target=self._run, args=(board.copy(), params, options, seed),
+        self.thread = threading.Thread(target=self._run, args=(board.copy(), params, options, seed, stop_at),
                                        name="monte-helper", daemon=True)
         self.thread.start()
 
@@ -110,7 +115,7 @@ class Helper:
         """Nodes searched this move (MCTS iterations and the in-tree VCF and VCT nodes)."""
         return int(self.limits[L_NODES])
 
-    def _run(self, board: Board, params: Params, options: Options, seed: int) -> None:
+    def _run(self, board: Board, params: Params, options: Options, seed: int, stop_at: float) -> None:
         color = board.to_move
         st = new_state(board)
         if self.ws.cand.shape[0] != st.cells.shape[0]:
@@ -126,7 +131,7 @@ class Helper:
         self.root_children = {int(tree.move[c]): int(c) for c in kids}
         params = params._replace(c_puct=params.c_puct * HELPER_CPUCT_SCALE)
         root = int(tree.meta[M_ROOT])
-        while self.limits[L_STOP] == 0 and tree.proven[root] == 0:
+        while self.limits[L_STOP] == 0 and tree.proven[root] == 0 and time.monotonic() < stop_at:
             self._apply_refutations(tree)
             done = int(search(st, tree, color, HELPER_BATCH, params, self.ws, self.space, self.limits))
             self.iterations += done
@@ -262,7 +267,8 @@ class Threads:
         team = Team(helpers)
         self._moves += 1
         for number, helper in enumerate(helpers):
-            helper.start(board, params, options, seed=self._moves * 1009 + number)
+            helper.start(board, params, options, seed=self._moves * 1009 + number,
+                         stop_at=limits.think.hard_deadline - EARLY_STOP_SECONDS)
             limits.think.stop.link(helper.limits)  # after start, which clears the array: a stop already set stays
         try:
             yield team
