@@ -246,6 +246,11 @@ def _set_pattern(st: State, s: int, q: int, d: int, pattern: int) -> None:
 def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> None:
     """Add the digit deltas of idx's new content to every window that sees idx; refresh the empty cells.
 
+    Only empty cells are touched: nothing reads an occupied cell's keys, and since stones are taken back in the
+    order opposite to the one they were made in (``unmake`` takes the last one), every change an occupied cell
+    would see between its make and its unmake is undone within that span, so its keys are right again when it is
+    emptied. (A continuous game's marker, ``block_cell``, is never taken back, nor is any stone made before it.)
+
     Indices are unsigned here: numba wraps negative indices around, a test and a fix-up per access, and this loop
     makes a third of all array accesses of the search."""
     for d in range(4):
@@ -255,16 +260,15 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> No
             if o == 0:
                 continue
             q = np.uint64(idx + o * step)
-            if st.cells[q] == WALL:
+            if st.cells[q] != EMPTY:
                 continue
             w = st.weights[np.uint64(WINDOW_HALF - o)]
             kb = np.uint64(st.keys[0, q, du] + delta_black * w)
             kw = np.uint64(st.keys[1, q, du] + delta_white * w)
             st.keys[0, q, du] = kb
             st.keys[1, q, du] = kw
-            if st.cells[q] == EMPTY:
-                _set_pattern(st, 0, q, du, st.tables[0, kb])
-                _set_pattern(st, 1, q, du, st.tables[1, kw])
+            _set_pattern(st, 0, q, du, st.tables[0, kb])
+            _set_pattern(st, 1, q, du, st.tables[1, kw])
 
 
 @kernel

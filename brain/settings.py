@@ -21,7 +21,8 @@ class Params(NamedTuple):
     max_children: int = 24
     vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)
     vcf_plies: int = 14
-    vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours
+    vcf_min_fours: int = 3     # ...tried only where the side to move has a four-three point or this many fours,
+    vcf_visits: int = 8        # ...the latter when the node's visits reach this (1: at expansion)
     vcf_chain: int = 1         # 1: the in-tree VCF follows dependent chains of fours only (see find_vcf)
     rollout_plies: int = 0     # leaf value: 0 = the pattern evaluation; N = a tactical rollout of up to N plies
     rollout_width: int = 6     # a rollout move is drawn among this many best moves, by their prior weights

@@ -56,7 +56,13 @@ M_BUDGET = 6      # bytes
 M_RECLAIMS = 7    # reclaims since the last reset
 M_THRESHOLD = 8   # the visit threshold of the last reclaim (0: it collapsed nothing)
 M_MADE = 9        # nodes made since the last reset
-META_SLOTS = 10
+M_STEPS = 10      # the search's counters since the last reset (``lab.longthink --in-process`` reads them): tree
+M_MAKES = 11      # steps (the iterations' depths summed), moves made on the way down (the rest of a path is
+M_EXPANDED = 12   # kept from the iteration before), expansions, iterations that ended at a proven node, and
+M_PROVEN_ENDS = 13  # nodes of the threat searches run inside the tree: VCF at an expansion, VCT proofs near the
+M_VCF_NODES = 14  # root
+M_VCT_NODES = 15
+META_SLOTS = 16
 
 
 class Tree(NamedTuple):
@@ -128,6 +134,8 @@ def reset_tree(tree: Tree) -> None:
     m[M_RECLAIMS] = 0
     m[M_THRESHOLD] = 0
     m[M_MADE] = 1
+    for i in range(M_STEPS, META_SLOTS):
+        m[i] = 0
     _init_node(tree, 0, -1)
 
 

@@ -10,10 +10,10 @@ Why df-pn rather than a depth-first search with iterative deepening: a threat tr
 reply, a three several -- and proof numbers send the search down the narrowest lines first. On positions from real
 games against C++ engines the depth-first search needed ~10x the nodes for an 18-ply win (and gave up on some within
 ten million). Each node's proof number (how many leaves must still be proved) and disproof number live in a
-transposition table keyed by the Zobrist hash; a node is re-expanded when the search comes back to it, its children's
+transposition table keyed by the Zobrist hash of the stones, the attacker and the side to move; a node is re-expanded when the search comes back to it, its children's
 numbers are read from the table without making the moves.
 
-Results are facts about a position, not about a search: a proof holds for good; a disproof holds for the plies it was
+Results are facts about a position -- the stones and the side to move -- not about a search: a proof holds for good; a disproof holds for the plies it was
 searched to (kept beside it). So the table survives from search to search -- the root filter asks the same
 questions after each candidate move, and the next move asks them again. Gomoku positions never repeat (stones are
 only added), so df-pn's graph-history troubles do not arise.
@@ -101,6 +101,15 @@ def clear_vct_space(space: VctSpace) -> None:
 def _salt(attacker: int) -> np.uint64:
     """Keeps the two attackers' entries apart in the shared table."""
     return np.uint64(0x5BD1E9955BD1E995) if attacker == 1 else np.uint64(0x27D4EB2F165667C5)
+
+
+@kernel
+def _turn(kind: int) -> np.uint64:
+    """Keeps apart the entries of the same stones with the attacker to move (kind 0) and the defender (kind 1). Real
+    play never meets both, but a pass search does: the opponent's threats asked while we are to move, or a quiet
+    move's proof "if the defender passed", prove positions with the attacker to move that real play reaches with the
+    defender to move -- read there, such a proof claims a win the defender can stop (issue 19's false ``+M``)."""
+    return np.uint64(0x9E3779B97F4A7C15) if kind == 1 else np.uint64(0)
 
 
 @kernel
@@ -260,6 +269,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
     out: ``space.info`` tells which, and the length of the win). Each node counts against `limits` too; when they
     refuse one (stopped, or their budget spent) the search ends as when its own budget runs out."""
     salt = _salt(attacker)
+    flip = _turn(1)  # a child's key: its stone added, the side to move changed
     max_ply = min(max_ply, MAX_LEVELS - 1)
     z = st.zobrist
     level = 0
@@ -270,7 +280,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
     root_pn = 1
     while True:
         kind = level & 1  # 0: the attacker to move (OR), 1: the defender (AND)
-        key = st.hash[0] ^ salt
+        key = st.hash[0] ^ salt ^ _turn(kind)
         plies_left = max_ply - level
         fresh = entering
         if entering:
@@ -312,7 +322,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
             initial = 1
             if kind == 0 and st.cls[attacker - 1, m] < C_FOUR:
                 initial = 2  # a three leaves the defender several replies, a four one
-            cpn, cdn, cplies = _probe(space, key ^ z[mover - 1, m], plies_left - 1, initial)
+            cpn, cdn, cplies = _probe(space, key ^ z[mover - 1, m] ^ flip, plies_left - 1, initial)
             space.cpn[level, i] = cpn
             space.cdn[level, i] = cdn
             space.cplies[level, i] = cplies
@@ -394,12 +404,12 @@ def _winning_move(st: State, attacker: int, max_ply: int, space: VctSpace) -> in
             f = first_of_class(st, attacker - 1, C_OPEN_FOUR, attacker)
             space.info[V_PLIES] = 3
         return f
-    key = st.hash[0] ^ salt
+    key = st.hash[0] ^ salt ^ _turn(0)
     best = -1
     best_plies = 1 << 14
     for i in range(n):
         m = space.moves[0, i]
-        pn, dn, plies = _probe(space, key ^ st.zobrist[attacker - 1, m], max_ply - 1, 1)
+        pn, dn, plies = _probe(space, key ^ st.zobrist[attacker - 1, m] ^ _turn(1), max_ply - 1, 1)
         if pn == 0 and plies < best_plies:
             best, best_plies = m, plies
     space.info[V_PLIES] = best_plies + 1 if best >= 0 else 0
@@ -440,13 +450,13 @@ def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: U
         if entering:
             entering = False
             walked += 1
-            key = st.hash[0] ^ salt
+            key = st.hash[0] ^ salt ^ _turn(kind)
             if kind == 0:
                 status, k = _or_node(st, attacker, max_ply - level, space.moves[level])
                 if status == OPEN:
                     chosen = -1
                     for i in range(k):
-                        pn, dn, plies = _probe(space, key ^ z[attacker - 1, space.moves[level, i]],
+                        pn, dn, plies = _probe(space, key ^ z[attacker - 1, space.moves[level, i]] ^ _turn(1),
                                                max_ply - level - 1, 1)
                         if pn == 0:
                             chosen = space.moves[level, i]

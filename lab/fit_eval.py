@@ -148,8 +148,17 @@ def weights_block(weights: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-def report(records: Sequence[GameRecord], holdout: float = 0.2, seed: int = 1, skip_plies: int = 4) -> str:
-    """Fit on the training games and tell how the fitted and the shipped weights predict the held-out ones."""
+def _judged(weights: np.ndarray, examples: Examples, where: str) -> list[str]:
+    """How the fitted weights, the shipped ones and the hand-set evaluation predict `examples`, a line each."""
+    return [f"{name:8s} {where} log loss {log_loss(p, examples):.4f}, favourite won {hit_rate(p, examples):.1%}"
+            for name, p in (("fitted", model_p(weights, examples)), ("shipped", model_p(WEIGHTS, examples)),
+                            ("hand-set", hand_p(examples)))]
+
+
+def report(records: Sequence[GameRecord], holdout: float = 0.2, seed: int = 1, skip_plies: int = 4,
+           tests: Sequence[GameRecord] = ()) -> str:
+    """Fit on the training games and tell how the fitted and the shipped weights predict the held-out ones, and
+    the games of `tests` (played from openings none of `records` came from) if any."""
     examples = collect(records, skip_plies)
     if examples.x.shape[0] == 0:
         raise ValueError("no position to learn from: the games given did not end on the board")
@@ -158,9 +167,11 @@ def report(records: Sequence[GameRecord], holdout: float = 0.2, seed: int = 1, s
     lines = [f"{len(set(examples.game.tolist()))} games, {examples.x.shape[0]} positions "
              f"({train.x.shape[0]} to fit, {held.x.shape[0]} held out in whole games)"]
     if held.x.shape[0]:
-        for name, p in (("fitted", model_p(weights, held)), ("shipped", model_p(WEIGHTS, held)),
-                        ("hand-set", hand_p(held))):
-            lines.append(f"{name:8s} held-out log loss {log_loss(p, held):.4f}, favourite won "
-                         f"{hit_rate(p, held):.1%}")
+        lines += _judged(weights, held, "held-out")
+    if tests:
+        unseen = collect(tests, skip_plies)
+        lines.append(f"held-out openings: {len(set(unseen.game.tolist()))} games, {unseen.x.shape[0]} positions")
+        if unseen.x.shape[0]:
+            lines += _judged(weights, unseen, "unseen openings")
     lines += ["", weights_block(weights)]
     return "\n".join(lines)

@@ -2,15 +2,21 @@
 process's memory -- how one checks that a long move keeps learning inside ``max_memory``.
 
     python -m monte.lab.longthink [--seconds 30] [--max-memory 367001600] [--opening 0] [--engine pbrain-monte]
+        [--openings tournaments/openings/freestyle15-balanced-test.txt] [--in-process]
 
 The brain gets ``START 15`` (and answers once its kernels are loaded: ``MONTE_LOAD_BEFORE_OK``), the memory limit,
-``timeout_turn`` of the given seconds, and a 3-stone opening of ``tournaments/openings/freestyle15-3stone.txt`` as
-BOARD; while it thinks it sends a pair of MESSAGE lines every second (``brain.engine.PROGRESS_SECONDS``). From the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the
-move began) comes the rate of each interval; the first interval is the search's first second (the first report comes
+``timeout_turn`` of the given seconds, and an opening (default: of ``tournaments/openings/freestyle15-3stone.txt``)
+as BOARD; while it thinks it sends a pair of MESSAGE lines every second (``brain.engine.PROGRESS_SECONDS``). From
+the Rapfi line of each pair (``n`` iterations, ``tm`` ms since the move began) comes the rate of each interval; the first interval is the search's first second (the first report comes
 one second after MCTS starts, the root's threat searches before it taking a few ms here). Each rate is given per
 second of the clock and per second of the brain's CPU (``/proc/PID/stat``, read as each line arrives): on a busy
 machine the clock rate moves with the other jobs, the CPU rate with the search alone. The process's peak resident
-memory is the kernel's high-water mark (``VmHWM``), read when the move comes.
+memory is the kernel's high-water mark (``VmHWM``), read when the move comes, beside its RSS when the move was
+asked for (the tree sized, not yet written): their difference is what the think added.
+
+``--in-process`` thinks in this process instead (``brain.thinkprofile``) and says why the rate moves: tree steps a
+second beside iterations a second, and what an iteration did on average (its depth, the moves it made, its threat
+searches' nodes), the reclaims of each second, and how long one reclaim of the final tree takes.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from monte.brain.board import Board
+from monte.brain.thinkprofile import Profile, profile_think
 from monte.protocol.client import LOAD_BEFORE_OK
 
 OPENINGS = Path(__file__).resolve().parent.parent / "tournaments" / "openings" / "freestyle15-3stone.txt"
@@ -63,9 +71,10 @@ class Interval:
     per_cpu_second: float
 
 
-def opening(index: int) -> list[tuple[int, int]]:
-    """The `index`-th 3-stone opening, as board coordinates (the file's are offsets from the centre)."""
-    lines = [line for line in OPENINGS.read_text().splitlines() if line.strip()]
+def opening(index: int, path: Path = OPENINGS) -> list[tuple[int, int]]:
+    """The `index`-th opening of the file at `path` (its lines that are not blank or comments), as board
+    coordinates (the file's are offsets from the centre)."""
+    lines = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
     numbers = [int(v) for v in lines[index].replace(" ", "").split(",")]
     return [(SIZE // 2 + numbers[i], SIZE // 2 + numbers[i + 1]) for i in range(0, len(numbers), 2)]
 
@@ -76,17 +85,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def peak_rss_bytes(pid: int) -> int:
-    """The process's peak resident set (VmHWM), in bytes."""
+def rss_bytes(pid: int, field: str = "VmHWM") -> int:
+    """The process's resident set, in bytes: its peak (VmHWM) or now (VmRSS)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) * 1024
     return 0
 
 
 def think(engine: list[str], seconds: float, max_memory: int,
-          stones: list[tuple[int, int]]) -> tuple[list[Report], float, int]:
-    """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its peak RSS."""
+          stones: list[tuple[int, int]]) -> tuple[list[Report], float, int, int]:
+    """Run one think; its realtime reports, the brain's CPU seconds when the move was asked for, its RSS then (the
+    tree sized but not yet written) and its peak RSS."""
     process = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                text=True, bufsize=1, env={**os.environ, LOAD_BEFORE_OK: "1"})  # loaded at OK
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
@@ -118,6 +128,7 @@ def think(engine: list[str], seconds: float, max_memory: int,
         send(f"INFO max_memory {max_memory}", f"INFO timeout_turn {int(seconds * 1000)}", "INFO timeout_match 0")
         time.sleep(0.5)  # the brain sizes its tree at INFO max_memory: not part of the move's CPU
         asked = cpu_seconds(process.pid)
+        sized = rss_bytes(process.pid, "VmRSS")
         send("BOARD", *board, "DONE")
         summary = ""  # Monte's summary comes just before its Rapfi line, and carries the tree's fill
         while True:
@@ -132,14 +143,14 @@ def think(engine: list[str], seconds: float, max_memory: int,
                 reports.append(Report(int(match[5]), int(match[4]), int(match[1]), int(match[2]), match[3],
                                       int(tree[1]) if tree else -1, cpu))
             summary = line
-        peak = peak_rss_bytes(process.pid)
+        peak = rss_bytes(process.pid)
         send("END")
         process.wait(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    return reports, asked, peak
+    return reports, asked, sized, peak
 
 
 def intervals(reports: list[Report], asked: float) -> list[Interval]:
@@ -158,10 +169,43 @@ def intervals(reports: list[Report], asked: float) -> list[Interval]:
 
 
 def ratio(first: float, rates: list[float]) -> str:
-    """How the rates compare with the first: their median's ratio and the worst one's, as 'x' factors."""
+    """How the rates compare with the first: their median's ratio and the one furthest from it, as 'x' factors,
+    each said slower or faster."""
     def factor(rate: float) -> float:
         return max(rate / first, first / rate)
-    return f"median {factor(statistics.median(rates)):.2f}x, worst {max(factor(r) for r in rates):.2f}x"
+
+    def said(rate: float) -> str:
+        return f"{factor(rate):.2f}x {'slower' if rate < first else 'faster'}"
+    return f"median {said(statistics.median(rates))}, worst {said(max(rates, key=factor))}"
+
+
+def print_profile(profile: Profile, max_memory: int) -> None:
+    """The in-process think's table: each second's rates -- iterations and tree steps per second of the clock and
+    of CPU -- and what each iteration did on average: its depth, the moves it made on the way down, its expansions,
+    the nodes of the threat searches inside the tree (VCF, VCT), and the share that ended at a proven node."""
+    print(f"tree budget {profile.budget / 2**20:.1f} MiB")
+    print("   t(s)      it/s  it/cpu-s  steps/cpu-s  depth  makes  expand  vcf-nodes  vct-nodes  proven%  reclaims  tree  RSS(MiB)")
+    samples = profile.samples
+    for before, now in zip(samples, samples[1:]):
+        done = max(now.iterations - before.iterations, 1)
+        cpu = max(now.cpu - before.cpu, 1e-3)
+        steps = now.steps - before.steps
+        print(f"{now.seconds:7.1f} {done / max(now.seconds - before.seconds, 1e-3):9.0f} {done / cpu:9.0f} "
+              f"{steps / cpu:12.0f} {steps / done:6.1f} {(now.makes - before.makes) / done:6.2f} "
+              f"{(now.expanded - before.expanded) / done:7.3f} {(now.vcf_nodes - before.vcf_nodes) / done:9.2f} "
+              f"{(now.vct_nodes - before.vct_nodes) / done:9.2f} "
+              f"{100 * (now.proven_ends - before.proven_ends) / done:8.1f} {now.reclaims - before.reclaims:9d} "
+              f"{100 * now.fill:4.0f}% {now.resident / 2**20:9.0f}")
+    spans = [(b, n) for b, n in zip(samples, samples[1:-1]) if n.seconds > LATE_S]
+    first_cpu = max(samples[1].cpu, 1e-3)
+    if spans:
+        for name, count in (("iterations", lambda s: s.iterations), ("tree steps", lambda s: s.steps)):
+            first = count(samples[1]) / first_cpu
+            late = [(count(n) - count(b)) / max(n.cpu - b.cpu, 1e-3) for b, n in spans]
+            print(f"after {LATE_S:.0f} s against the first second, {name} per CPU second: {first:.0f}, then "
+                  f"{ratio(first, late)}")
+    print(f"a reclaim of the final tree took {1000 * profile.reclaim_seconds:.0f} ms; "
+          f"peak RSS seen {max(s.resident for s in samples) / 2**20:.1f} MiB of max_memory {max_memory / 2**20:.1f} MiB")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,10 +213,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", default="pbrain-monte", help="the brain's command (default: pbrain-monte)")
     parser.add_argument("--seconds", type=float, default=30.0, help="timeout_turn of the move (default 30)")
     parser.add_argument("--max-memory", type=int, default=367_001_600, help="INFO max_memory (default 350 MiB)")
-    parser.add_argument("--opening", type=int, default=0, help="which 3-stone opening (line of the file, from 0)")
+    parser.add_argument("--opening", type=int, default=0, help="which opening of the file (from 0, comments skipped)")
+    parser.add_argument("--openings", type=Path, default=OPENINGS, help=f"the openings file (default {OPENINGS.name})")
+    parser.add_argument("--in-process", action="store_true",
+                        help="think in this process instead, and say what each iteration did (brain.thinkprofile)")
     args = parser.parse_args(argv)
-    stones = opening(args.opening)
-    reports, asked, peak = think(args.engine.split(), args.seconds, args.max_memory, stones)
+    try:
+        stones = opening(args.opening, args.openings)
+    except (OSError, IndexError, ValueError) as error:
+        parser.error(f"--opening {args.opening} of {args.openings}: {error}")
+    if args.in_process:
+        board = Board(SIZE)
+        for x, y in stones:
+            board.play(x, y)
+        print(f"opening {args.opening}: {stones}, {args.seconds:.0f} s, max_memory {args.max_memory}, in process")
+        print_profile(profile_think(board, args.seconds, args.max_memory), args.max_memory)
+        return 0
+    reports, asked, sized, peak = think(args.engine.split(), args.seconds, args.max_memory, stones)
     timeline = intervals(reports, asked)
     print(f"opening {args.opening}: {stones}, {args.seconds:.0f} s, max_memory {args.max_memory}")
     print("   t(s)   iterations      it/s  it/cpu-s  depth     ev  tree")
@@ -187,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"after {LATE_S:.0f} s against the first second: per clock second {first.per_second:.0f} it/s, then "
               f"{ratio(first.per_second, [s.per_second for s in late])}; per CPU second {first.per_cpu_second:.0f}, "
               f"then {ratio(first.per_cpu_second, [s.per_cpu_second for s in late])}")
-    print(f"peak RSS {peak / 2**20:.1f} MiB of max_memory {args.max_memory / 2**20:.1f} MiB "
+    print(f"RSS {sized / 2**20:.1f} MiB when the move was asked for (the tree sized, not yet written); "
+          f"peak RSS {peak / 2**20:.1f} MiB of max_memory {args.max_memory / 2**20:.1f} MiB "
           f"({'under' if peak < args.max_memory else 'OVER'})")
     return 0
 

@@ -153,3 +153,36 @@ def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager, t
     peak = manager.memory_kib("VmHWM") * 1024
     assert peak < limit, (f"peak RSS {peak / 2**20:.1f} MiB is over max_memory {limit / 2**20:.1f} MiB "
                           f"(start-up RSS {start_up / 2**20:.1f} MiB)")
+
+
+FILL_HEADROOM = 64 * 1024 * 1024
+"""``max_memory`` this far above the loaded brain's RSS gives the tree about 40 MiB (it got 512 KiB when the tree's
+reserve was 48 MiB and a tenth of the limit)."""
+FILL_NODES = 1_500_000  # iterations enough to fill a 40 MiB tree more than once (about 200 bytes an iteration)
+TREE = re.compile(r"tree (\d+)%")
+
+
+def test_a_think_that_fills_its_tree_stays_under_max_memory(manager):
+    """The tree takes what the limit leaves and no more: one think, bounded by its node count, that fills the tree
+    and reclaims it (its fill falls between two reports) peaks above what the old reserve let it grow, under the
+    limit."""
+    manager.send("START 15")
+    assert manager.answer() == "OK"
+    start_up = manager.memory_kib("VmRSS") * 1024
+    limit = start_up + FILL_HEADROOM
+    manager.send(f"INFO max_memory {limit}", "INFO timeout_turn 3600000", f"INFO timeout_match {TIME_LEFT_MS}",
+                 f"INFO max_node {FILL_NODES}", "BOARD", "7,5,2", "6,8,1", "5,9,2", "DONE")
+    fills = []
+    while True:
+        manager.child.expect("\n")
+        line = manager.child.before.rstrip("\r")
+        if not line.startswith("MESSAGE"):
+            break
+        match = TREE.search(line)
+        if match:
+            fills.append(int(match[1]))
+    assert MOVE.match(line), f"expected a move, got {line!r}"
+    assert any(later < before for before, later in zip(fills, fills[1:])), f"the tree never filled: {fills}"
+    peak = manager.memory_kib("VmHWM") * 1024
+    assert peak < limit, f"peak RSS {peak / 2**20:.1f} MiB is over max_memory {limit / 2**20:.1f} MiB"
+    assert peak - start_up > FILL_HEADROOM / 3  # the tree got much of the room (512 KiB with the old reserve)

@@ -13,7 +13,7 @@ from monte.brain.engine import MctsPlayer
 from monte.brain.jit import njit
 from monte.brain.limits import new_limits
 from monte.brain.mcts import back_up, search
-from monte.brain.memory import DEFAULT_TREE_BYTES, MARGIN_BYTES, MARGIN_SHARE, tree_bytes
+from monte.brain.memory import DEFAULT_TREE_BYTES, reserve_bytes, tree_bytes
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
 from monte.brain.settings import Params
@@ -27,6 +27,11 @@ from monte.brain.vct import new_vct_space
 MiB = 2**20
 OLD_CAP_BYTES = 4_000_000 * 23
 """The tree's size before it followed the memory limit: 4M nodes of 23 bytes whatever max_memory allowed."""
+
+
+def guessed_reserve_tree_bytes(limit: int, resident: int) -> int:
+    """The tree's budget when its reserve was guessed (48 MiB and a tenth of the limit; 74 MiB at 350 MiB)."""
+    return max(512 * 1024, limit - resident - 48 * MiB - limit // 10)
 
 
 class Grower:
@@ -67,11 +72,13 @@ def block_edges(tree: Tree, nodes) -> int:
 def test_the_tree_budget_is_what_max_memory_leaves_with_no_fixed_cap():
     resident = 170 * MiB
     for limit in (350 * MiB, 1024 * MiB, 4096 * MiB):
-        assert tree_bytes(limit, resident) == limit - resident - MARGIN_BYTES - int(MARGIN_SHARE * limit)
+        assert tree_bytes(limit, resident) == limit - resident - reserve_bytes(limit)
+        assert tree_bytes(limit, resident) > guessed_reserve_tree_bytes(limit, resident)
     assert tree_bytes(350 * MiB, resident) < tree_bytes(1024 * MiB, resident) < tree_bytes(4096 * MiB, resident)
     assert tree_bytes(4096 * MiB, resident) > 10 * OLD_CAP_BYTES
     assert tree_bytes(0) == DEFAULT_TREE_BYTES  # no limit
     assert 0 < tree_bytes(resident, resident) < MiB  # a limit with no room left still gets a small tree
+    assert tree_bytes(350 * MiB, 200 * MiB) > 120 * MiB > guessed_reserve_tree_bytes(350 * MiB, 200 * MiB)
 
 
 def test_the_player_sizes_its_tree_from_max_memory():

@@ -74,3 +74,17 @@ def test_monte_fit_eval_prints_the_comparison_and_the_weights_block(tmp_path, ca
     assert "6 games" in out and "held-out log loss" in out and "hand-set" in out
     assert "WEIGHTS = np.array([" in out and out.rstrip().endswith("])")
     assert cli.main(["fit-eval", str(log), "--holdout", "1.5"]) == cli.EXIT_USAGE
+
+
+def test_games_from_held_out_openings_are_never_fitted_on_but_judge_the_fit(tmp_path, capsys):
+    log, unseen = tmp_path / "games.jsonl", tmp_path / "unseen.jsonl"
+    for i in range(4):
+        game = record(BLACK_WINS, "a", game_id=i)
+        game.opening_id = f"freestyle15-balanced-{'test' if i == 3 else 'fit'}.txt:{i + 6}"
+        append_jsonl(log, game)
+        append_jsonl(unseen, game)
+    assert cli.main(["fit-eval", str(log), "--holdout", "0", "--test", str(unseen)]) == 0
+    out, err = capsys.readouterr()
+    assert "3 games" in out and "left out of the fit: 1 game played from held-out openings" in err
+    assert "held-out openings: 4 games" in out and "fitted   unseen openings log loss" in out
+    assert "shipped  unseen openings log loss" in out

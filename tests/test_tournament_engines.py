@@ -16,7 +16,8 @@ import pytest
 from tournament_support import FAKE_BRAIN, FAKE_BRAIN_PYPROJECT, config, fake, fake_brain_repo, git
 from monte.tournaments.engines import EngineError, EngineSpec, pin, prepare
 from monte.tournaments.records import Termination
-from monte.tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, install_revision, pin_revision,
+from monte.tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, environment_folder, install_revision,
+                                         pin_revision,
                                   revision_archive)
 from monte.tournaments.runner import RunError, run_tournament
 
@@ -42,7 +43,7 @@ def test_the_engine_flag_reads_a_revision_after_the_program():
 def test_a_revision_is_installed_once_with_its_own_code_and_this_interpreters_dependencies(repo, tmp_path):
     cache = tmp_path / "cache"
     env = install_revision("v1", repo=repo, cache=cache)
-    assert env == cache / git(repo, "rev-parse", "v1")
+    assert env == environment_folder(cache, git(repo, "rev-parse", "v1"))
     assert (env / "bin" / "pbrain-fake").is_file()
     assert run_python(env, "import fakebrain; print(fakebrain.__file__)") == str(env / "src" / "fakebrain.py")
     assert run_python(env, "import pexpect; print(pexpect.__file__)") == str(Path(pexpect.__file__).resolve())
@@ -65,7 +66,8 @@ def test_a_pinned_revision_installs_from_a_shipped_archive_without_a_clone(repo,
     monkeypatch.chdir(tmp_path)  # not inside a git repository
     spec = EngineSpec("old", ("pbrain-fake",), revision=sha)
     ready = prepare(spec, cache=tmp_path / "cache", archive=archive)
-    assert ready.command[0] == str(tmp_path / "cache" / sha / "bin" / "pbrain-fake") and ready.revision is None
+    assert ready.command[0] == str(environment_folder(tmp_path / "cache", sha) / "bin" / "pbrain-fake")
+    assert ready.revision is None
     assert prepare(spec, cache=tmp_path / "cache", archive=archive) == ready
     assert asked == [sha]
     with pytest.raises(EngineError, match="not pinned to a full sha"):
@@ -77,6 +79,20 @@ def test_a_dependency_this_interpreter_lacks_is_a_clear_error(repo, tmp_path):
     git(repo, "commit", "-q", "-am", "needs more")
     with pytest.raises(RevisionError, match="needs 'no-such-distribution-xyz', which .* does not have: pip install"):
         install_revision("HEAD", repo=repo, cache=tmp_path / "cache")
+
+
+def test_runs_from_two_python_environments_keep_an_environment_each(repo, tmp_path, monkeypatch):
+    """Two venvs sharing one cache must not rebuild each other's environment under each other's running engines."""
+    cache = tmp_path / "cache"
+    first = install_revision("v1", repo=repo, cache=cache)
+    stamp = (first / "bin" / "pbrain-fake").stat().st_mtime_ns
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "another-venv"))
+    notes: list[str] = []
+    second = install_revision("v1", repo=repo, cache=cache, note=notes.append)
+    assert second != first and second.name.startswith(git(repo, "rev-parse", "v1"))
+    assert notes == []  # nothing was rebuilt
+    assert (first / "bin" / "pbrain-fake").stat().st_mtime_ns == stamp
+    assert run_python(first, "import fakebrain; print('ok')") == "ok"
 
 
 @pytest.mark.parametrize("damage, reason", [

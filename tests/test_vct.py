@@ -148,3 +148,27 @@ def test_the_defence_test_without_a_move_agrees_with_making_the_move(rule):
                 assert _kills_open_fours(st, a, m, arr, len(points)) == expected, (board.history, a, x, y)
                 outcomes.append(expected)
     assert len(outcomes) > 300 and any(outcomes) and not all(outcomes)
+
+
+def test_a_win_proved_with_the_attacker_to_move_is_not_read_as_a_win_with_the_defender_to_move():
+    """The table kept across searches holds results for the same stones with either side to move: a pass search
+    (the opponent's threats asked while we are to move, or a quiet move's proof "if the defender passed") proves a
+    position with the attacker to move that real play reaches with the defender to move. Here black's open three
+    wins with black to move; black's two beside it does not (the three it makes is blocked). Read back under a key
+    without the side to move, the first proof made the second search claim the three as a win (the false ``+M``
+    of issue 19)."""
+    board = Board(15)
+    for x, y in [(5, 7), (6, 7), (7, 7)]:
+        board.place(x, y, BLACK)
+    for x, y in [(1, 1), (13, 1), (1, 13)]:
+        board.place(x, y, WHITE)
+    st = new_state(board)
+    space = new_vct_space()
+    assert find_vct(st, BLACK, 14, 60_000, space, new_limits()) >= 0  # black to move: the open four wins
+    three = board.index(7, 7)
+    unmake(st, three)
+    fresh = new_vct_space()
+    assert find_vct(st, BLACK, 14, 60_000, fresh, new_limits()) == -1  # a two wins nothing
+    assert fresh.info[V_RESULT] == 0
+    assert find_vct(st, BLACK, 14, 60_000, space, new_limits()) == -1, "the old proof was read with white to move"
+    assert space.info[V_RESULT] == 0

@@ -88,9 +88,10 @@ class GameRecord:
 _append_lock = threading.Lock()
 
 
-def _to_json(record: GameRecord) -> str:
+def _to_json(record: GameRecord, extra: dict[str, Any] | None = None) -> str:
     data = asdict(record)
     data["termination"] = record.termination.value
+    data.update(extra or {})
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -146,14 +147,15 @@ def _drop_partial_tail(handle: BinaryIO) -> None:
     handle.truncate(0)
 
 
-def append_jsonl(path: str | Path, record: GameRecord) -> None:
-    """Append `record` as one line to the JSONL log at `path`, flushed and fsynced before returning.
+def append_jsonl(path: str | Path, record: GameRecord, extra: dict[str, Any] | None = None) -> None:
+    """Append `record` as one line to the JSONL log at `path`, flushed and fsynced before returning; `extra` adds
+    fields of the writer's own to the line (``read_jsonl`` reads the record and passes them by).
 
     Safe to call from several threads at once. A new file's folder is created and synced as well, so the file itself
     survives a crash.
     """
     path = Path(path)
-    line = (_to_json(record) + "\n").encode("utf-8")
+    line = (_to_json(record, extra) + "\n").encode("utf-8")
     with _append_lock:
         created = not path.exists()
         if created:

@@ -6,7 +6,8 @@ commit's, or for ``WORKTREE`` the sha of a git tree object written from the work
 (uncommitted changes and new files included, ignored files not). The pinned sha is what the run records and what
 ``--resume`` checks, so a moved branch or an edited tree cannot swap an engine in the middle of a run.
 
-How it runs: each sha gets ``<cache>/<sha>/`` (``~/.cache/monte/revisions/`` by default) holding the archived tree
+How it runs: each sha gets ``<cache>/<sha>-<interpreter>/`` (``~/.cache/monte/revisions/`` by default; the suffix
+names the Python environment running the runner, see `environment_folder`) holding the archived tree
 (``src/``), a venv of this Python, and the console scripts the revision declares in ``[project.scripts]``. The venv's
 path holds ``src/`` first, then the folders where *this* interpreter finds the revision's dependencies (numpy, numba
 and what they need) -- not the base interpreter's site-packages, which has no numba when Monte lives in a venv.
@@ -23,6 +24,7 @@ removed or upgraded, this interpreter's venv gone, built by an older runner) is 
 from __future__ import annotations
 
 import importlib.metadata
+import hashlib
 import json
 import os
 import re
@@ -55,6 +57,17 @@ def default_revisions_dir() -> Path:
     """Where installed revisions are cached: $XDG_CACHE_HOME/monte/revisions, else ~/.cache/monte/revisions."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "monte" / "revisions"
+
+
+def environment_folder(cache: Path, sha: str) -> Path:
+    """Where `sha`'s environment for the running interpreter lives in `cache`.
+
+    The folder is named by the sha and by this interpreter's environment (its prefix and version), because an
+    environment borrows that interpreter's dependency folders. Were it named by the sha alone, two runs from two
+    venvs would each find the other's environment "built for another Python environment" and rebuild it -- under
+    the other run's engines, which then failed to start (seen: four forfeits in one run)."""
+    identity = f"{sys.prefix}\0{sys.version}".encode()
+    return cache / f"{sha}-{hashlib.sha256(identity).hexdigest()[:10]}"
 
 
 def _git(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -128,7 +141,7 @@ def install_pinned(sha: str, archive: Callable[[], bytes], *, cache: Path | None
     if not _FULL_SHA.fullmatch(sha):
         raise RevisionError(f"revision {sha!r} is not pinned to a full sha")
     cache = cache or default_revisions_dir()
-    target = cache / sha
+    target = environment_folder(cache, sha)
     cache.mkdir(parents=True, exist_ok=True)
     with folder_lock(cache):
         if (target / "bin").is_dir():
