@@ -14,7 +14,9 @@ longest (or not found at all) is played: engines that win positions often miss t
 The steps live in modules of their own: the threat searches (``brain.threat_search``), the root filter
 (``brain.root_filter``), the time slices of MCTS (``brain.slices``), the longest defence (``brain.defence``) and
 the report of the move (``brain.move_report``); this class keeps the tree from move to move and runs the steps in
-order.
+order. When the manager allows more threads (``INFO thread_num``), helper threads search the same position in trees
+of their own from the start of the move (``brain.threads``), and their root statistics join the tree's before the
+choice.
 
 Every search of the move runs under one ``SearchLimits`` (``brain.limits``): a stop, the hard deadline or the node
 budget cuts whichever search is running, at its next node. The steps read the move's clock from it (``now()``), which
@@ -30,7 +32,7 @@ from monte.brain.board import MOVE_WINS, Board
 from monte.brain.defence import longest_defence, loss_length, measure_defences
 from monte.brain.limits import SearchLimits
 from monte.brain.memory import tree_bytes
-from monte.brain.mcts import expand_root, find_child
+from monte.brain.mcts import expand_root
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
 from monte.brain.quiet_threats import QuietThreats
@@ -38,9 +40,11 @@ from monte.brain.root_filter import RootFilter
 from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
+from monte.brain.threads import Team, Threads, tree_share, usable_threads
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
-from monte.brain.tree import M_MAXDEPTH, M_ROOT, RECLAIM_TARGET, Tree, children, new_tree, reclaim, reset_tree
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, children, new_tree, reset_tree
+from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.warmup import warm_up
 
 ROOT_VCF_PLIES = 40
@@ -55,18 +59,23 @@ class MctsPlayer:
         self.params = params or Params()
         self.options = options or Options()
         self.tree: Tree | None = None
-        self._tree_board: tuple[int, int, int] | None = None
-        self._tree_history: list[int] = []
+        self._tree_path: GamePath | None = None
+        """Where the tree's root stands (None: a fresh tree)."""
         self._ws = new_workspace(0)
         self.threats = ThreatSearch(self.options)
         self.root_filter = RootFilter(self.options, self.threats)
         self.quiet = QuietThreats(self.threats)
         self._memory = -1
+        self.threads = Threads()
+        self._thread_count = 1
+        """The search threads the trees are sized for (``brain.threads``: the memory is split between their trees)."""
         self.last_refuted: set[int] = set()
         """The last move's root children (tree slots) found lost by the root filter's or final check's threat
         searches."""
         self.last_nodes = 0
-        """The nodes the last move searched (MCTS iterations, VCF and VCT nodes)."""
+        """The nodes the last move searched (MCTS iterations, VCF and VCT nodes), every thread's."""
+        self.helper_nodes = 0
+        """The helper threads' share of them."""
 
     # --- Player protocol ------------------------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -78,29 +87,32 @@ class MctsPlayer:
         caro's edge keys) through a state of the position, the scratch space for the board's size, and the tree
         sized for `max_memory`."""
         self._workspace_for(new_state(board))
-        self._tree_sized(max_memory)
+        self._tree_sized(max_memory, self._thread_count)
 
     def new_game(self, board: Board) -> None:
         """Forget the tree of the previous game."""
-        self._tree_history = []
-        self._tree_board = None
+        self._tree_path = None
         if self.tree is not None:
             reset_tree(self.tree)
+        self.threads.new_game()
         self.threats.clear()
 
     def choose(self, board: Board, limits: ThinkLimits) -> MoveChoice:
         """Search the position and return the move (see the module docstring for the order of things)."""
         self.last_refuted = set()
-        with SearchLimits(limits) as search_limits:
-            choice = self._choose(board, search_limits)
-            self.last_nodes = search_limits.nodes
+        self._tree_sized(limits.max_memory, usable_threads(limits.threads))
+        with SearchLimits(limits) as search_limits, \
+                self.threads.running(board, self.params, self.options, search_limits) as team:
+            choice = self._choose(board, search_limits, team)
+            self.helper_nodes = team.nodes
+            self.last_nodes = search_limits.nodes + self.helper_nodes
             return choice
 
-    def _choose(self, board: Board, limits: SearchLimits) -> MoveChoice:
+    def _choose(self, board: Board, limits: SearchLimits, team: Team) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
         st = new_state(board)
-        tree = self._tree_for(board, limits.think.max_memory)
+        tree = self._tree_for(board, limits.think.max_memory, self._thread_count)
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0
         threats = self.threats
@@ -135,9 +147,11 @@ class MctsPlayer:
         zone = threats.zone(st, 3 - color, limits) if threatened else set()
         loss_plies = self.root_filter.filter(st, tree, color, threatened, zone,
                                              limits.now() + self.options.filter_share * thinking, ws, limits)
+        team.refute(tree)
 
         def progress(done: int) -> None:
-            info = move_report.progress_info(board, tree, started, done) if limits.think.progress else None
+            so_far = done + team.iterations_so_far()
+            info = move_report.progress_info(board, tree, started, so_far) if limits.think.progress else None
             if info is not None:
                 limits.think.progress(info)
 
@@ -151,8 +165,11 @@ class MctsPlayer:
             self.root_filter.filter_quiet(st, tree, color, self.quiet,
                                           self.quiet.budget(defence_time, self.options.quiet_moves, limits),
                                           limits.now() + defence_time, limits, loss_plies)
+            team.refute(tree)
             iterations += run_slices(st, tree, color, self.params, self.options, ws, threats.space, limits,
                                      threatened, lambda done: progress(iterations + done), watch)
+        team.finish(tree)  # the helper threads' root statistics join the main tree's
+        iterations += team.iterations
         child = self.root_filter.checked_choice(st, tree, color, threatened, loss_plies, limits)
         self.last_refuted = set(loss_plies)
         note = "threat" if threatened else ""
@@ -171,39 +188,23 @@ class MctsPlayer:
             self._ws = new_workspace(st.cells.shape[0])
         return self._ws
 
-    def _tree_sized(self, max_memory: int) -> Tree:
-        """The tree, made anew when the memory limit changed (or there was none yet)."""
-        if self.tree is None or max_memory != self._memory:
-            self._memory = max_memory
-            self.tree = None  # let the old tree go before the new one is made: both at once could break the limit
-            self.tree = new_tree(tree_bytes(max_memory))
-            self._tree_history = []
-            self._tree_board = None
+    def _tree_sized(self, max_memory: int, threads: int) -> Tree:
+        """The tree (and the helper threads' trees), made anew when the memory limit or the thread count changed (or
+        there was none yet): the trees of all the threads share the memory a single tree would have."""
+        if self.tree is None or max_memory != self._memory or threads != self._thread_count:
+            self._memory, self._thread_count = max_memory, threads
+            self.tree = None  # let the old trees go before the new ones are made: both at once could break the limit
+            self.threads.resize(threads)  # the helpers' trees go too; their scratch is made now, and counted below
+            share = tree_share(tree_bytes(max_memory), threads)
+            self.threads.make_trees(share)
+            self.tree = new_tree(share)
+            self._tree_path = None
         return self.tree
 
-    def _tree_for(self, board: Board, max_memory: int) -> Tree:
+    def _tree_for(self, board: Board, max_memory: int, threads: int) -> Tree:
         """The tree, its root moved to this position when the game went through the old tree (and what the new root
-        does not reach reclaimed), else cleared."""
-        tree = self._tree_sized(max_memory)
-        history = [board.index(m.x, m.y) for m in board.history]
-        shape = (board.width, board.height, board.rule)
-        old = self._tree_history
-        reused = False
-        if self._tree_board == shape and old and len(history) >= len(old) and history[:len(old)] == old:
-            node = int(tree.meta[M_ROOT])
-            for move in history[len(old):]:
-                node = int(find_child(tree, node, move)) if node >= 0 else -1
-                if node < 0:
-                    break
-            if node >= 0:
-                moved = node != tree.meta[M_ROOT]
-                tree.meta[M_ROOT] = node
-                if moved:
-                    reclaim(tree, RECLAIM_TARGET)
-                reused = True
-        if not reused:
-            reset_tree(tree)
+        does not reach reclaimed), else cleared (``brain.tree_reuse``)."""
+        tree = self._tree_sized(max_memory, threads)
+        self._tree_path = keep_tree(tree, self._tree_path, board)
         tree.meta[M_MAXDEPTH] = 0
-        self._tree_board = shape
-        self._tree_history = history
         return tree

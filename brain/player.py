@@ -32,6 +32,8 @@ class ThinkLimits:
     progress: Callable[["SearchInfo"], None] | None = None
     """Told now and then, while a long search runs, what it has found so far (the protocol prints it as MESSAGE
     lines, so that a person watching the engine in a GUI sees it think); None: nobody asks."""
+    threads: int = 1
+    """The search threads the manager allows (``INFO thread_num``); a player may use fewer (the cores it has)."""
 
     @classmethod
     def seconds(cls, soft: float, hard: float | None = None) -> "ThinkLimits":

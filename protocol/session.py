@@ -56,6 +56,8 @@ class Settings:
     max_memory: int = 0
     max_node: int = 0
     """Rapfi's key: the nodes a move may search (0: no limit), for fixed levels and load-independent games."""
+    thread_num: int = 1
+    """The search threads the manager allows (Yixin's and Rapfi's key; the brain uses at most its cores)."""
     game_type: int = 0
     rule: int = 0
     evaluate: str = ""
@@ -122,12 +124,20 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise ValueError("must be at least 1")
+    return value
+
+
 INFO_KEYS: dict[str, Callable[[str], object]] = {
     "timeout_turn": _non_negative,
     "timeout_match": _non_negative,
     "time_left": _integer,
     "max_memory": _non_negative,
     "max_node": _non_negative,
+    "thread_num": _positive,
     "game_type": _non_negative,
     "rule": _non_negative,
     "evaluate": str,
@@ -209,7 +219,7 @@ class Session:
         s = self.settings
         budget = move_budget(s.timeout_turn, s.timeout_match, s.time_left, board.stone_count, len(board.empty_cells()))
         return ThinkLimits(cmd.arrived + budget.soft, cmd.arrived + budget.hard, s.max_memory, cmd.stop, s.max_node,
-                           progress=lambda info: self._search_messages(info, board))
+                           progress=lambda info: self._search_messages(info, board), threads=s.thread_num)
 
     def _search_messages(self, info: SearchInfo, board: Board) -> None:
         """A search's findings as MESSAGE lines (``protocol.report``): while it thinks, and with its move."""

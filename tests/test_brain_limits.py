@@ -141,12 +141,14 @@ def brain_moves(m: Manager, turn_ms: int, count: int, settings: tuple[str, ...] 
             request = f"TURN {reply.x},{reply.y}"
 
 
-def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_peak_memory_stays_under_a_max_memory_just_above_start_up_rss(manager, threads):
     manager.send("START 15")
     assert manager.answer() == "OK"  # the engine loaded (before OK: LOAD_BEFORE_OK), no move played yet
     start_up = manager.memory_kib("VmRSS") * 1024
     limit = start_up + MEMORY_HEADROOM
-    for _ in brain_moves(manager, MEMORY_TURN_MS, MEMORY_MOVES, (f"INFO max_memory {limit}",)):
+    settings = (f"INFO max_memory {limit}", f"INFO thread_num {threads}")
+    for _ in brain_moves(manager, MEMORY_TURN_MS, MEMORY_MOVES, settings):
         pass
     peak = manager.memory_kib("VmHWM") * 1024
     assert peak < limit, (f"peak RSS {peak / 2**20:.1f} MiB is over max_memory {limit / 2**20:.1f} MiB "

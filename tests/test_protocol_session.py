@@ -289,6 +289,13 @@ def test_info_max_node_gives_every_move_that_node_budget():
     assert player.limits[-1].max_nodes == 5000
 
 
+def test_info_thread_num_gives_every_move_that_many_threads_and_one_by_default():
+    player = RecordingPlayer()
+    Session(player, [].append, [Command("START 15"), Command("BEGIN"), Command("INFO thread_num 2"),
+                                Command("TURN 3,3")]).run()
+    assert [limits.threads for limits in player.limits] == [1, 2]
+
+
 def test_the_time_left_sent_before_a_move_shapes_its_limits():
     player = RecordingPlayer()
     Session(player, [].append, [Command("START 15"), Command("INFO time_left 0"), Command("BEGIN", arrived=5.0)]).run()
@@ -409,12 +416,14 @@ def test_unknown_info_key_is_ignored_silently():
     assert sent == [about_line()]
 
 
-@pytest.mark.parametrize("line", ["INFO timeout_turn abc", "INFO max_memory -1", "INFO rule", "INFO time_left 1.5"])
+@pytest.mark.parametrize("line", ["INFO timeout_turn abc", "INFO max_memory -1", "INFO rule", "INFO time_left 1.5",
+                                  "INFO thread_num 0", "INFO thread_num -2", "INFO thread_num two"])
 def test_malformed_info_value_is_ignored_with_one_message_and_the_old_value_kept(line):
-    sent, session = run("INFO timeout_turn 900", "INFO max_memory 5", "INFO rule 4", "INFO time_left 60", line)
+    sent, session = run("INFO timeout_turn 900", "INFO max_memory 5", "INFO rule 4", "INFO time_left 60",
+                        "INFO thread_num 3", line)
     assert len(sent) == 1 and sent[0].startswith("MESSAGE ignored INFO ")
     s = session.settings
-    assert (s.timeout_turn, s.max_memory, s.rule, s.time_left) == (900, 5, 4, 60)
+    assert (s.timeout_turn, s.max_memory, s.rule, s.time_left, s.thread_num) == (900, 5, 4, 60, 3)
 
 
 def test_info_rule_applies_to_the_current_board_and_later_games():
