@@ -21,6 +21,7 @@ from monte.tournaments.config import build_config, read_toml
 from monte.tournaments.engines import EngineError, EngineSpec
 from monte.tournaments.records import Termination, read_jsonl
 from monte.tournaments.report import engine_tallies
+from monte.tournaments.revisions import environment_folder
 from monte.tournaments.runner import run_tournament
 
 WORKERS = 2
@@ -171,7 +172,8 @@ def test_engines_at_a_revision_are_installed_on_the_workers(tmp_path, scheduler)
                         revisions_dir=cache)
     for game in result.records:
         assert (game.winner, game.termination) == ("old", Termination.CRASH), game.detail
-    assert sorted(p.name for p in cache.iterdir()) == sorted(git(repo, "rev-parse", rev) for rev in ("v1", "HEAD"))
+    assert sorted(p.name for p in cache.iterdir()) == sorted(environment_folder(cache, git(repo, "rev-parse", rev)).name
+                                                             for rev in ("v1", "HEAD"))
 
 
 def test_an_engine_a_worker_cannot_run_stops_the_run_naming_the_worker(tmp_path, scheduler):
