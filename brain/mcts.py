@@ -214,6 +214,16 @@ def _settle(tree: Tree, node: int) -> None:
 
 
 @kernel
+def _unwind(st: State, tree: Tree, path: Int32Array, made: int, depth: int) -> int:
+    """Take back the moves of `path` made below `depth` (the board holds the moves of path[1..made]); returns the
+    new count of moves made, `depth` or fewer."""
+    while made > depth:
+        unmake(st, int(tree.move[path[made]]))
+        made -= 1
+    return made
+
+
+@kernel
 def _fours_proof_due(tree: Tree, node: int, p: Params) -> bool:
     """Whether `node` is due for the VCF of a side to move with fours but no four-three point (see _fours_proof):
     its visits just reached vcf_visits."""
@@ -304,9 +314,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
         if tree.proven[root] != 0 or tree.visits[root] >= MAX_VISITS or charge(limits):
             break
         if not room(tree, 1, p.max_children + 1):
-            while made > 0:
-                unmake(st, int(tree.move[path[made]]))
-                made -= 1
+            made = _unwind(st, tree, path, made, 0)
             reclaim(tree, RECLAIM_TARGET)
         node = root
         c = color
@@ -344,16 +352,12 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             if child < 0:
                 child = new_node(tree, int(tree.e_move[e]))
                 if child < 0:  # no room even after a reclaim: value the node as a leaf
-                    while made > depth:
-                        unmake(st, int(tree.move[path[made]]))
-                        made -= 1
+                    made = _unwind(st, tree, path, made, depth)
                     value, proof = evaluate(st, c, p)
                     break
                 tree.e_child[e] = child
             if made <= depth or path[depth + 1] != child:  # leaving the moves already made
-                while made > depth:
-                    unmake(st, int(tree.move[path[made]]))
-                    made -= 1
+                made = _unwind(st, tree, path, made, depth)
                 make(st, int(tree.move[child]), c)
                 tree.meta[M_MAKES] += 1
                 made = depth + 1
@@ -362,14 +366,10 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             depth += 1
             path[depth] = node
             if _fours_proof_due(tree, node, p):
-                while made > depth:  # as below
-                    unmake(st, int(tree.move[path[made]]))
-                    made -= 1
+                made = _unwind(st, tree, path, made, depth)
                 _fours_proof(st, tree, node, c, p, ws, limits)
             if depth <= p.vct_depth and _threat_proof_due(tree, node, p):
-                while made > depth:  # the board must hold this node's position, not the old path below it
-                    unmake(st, int(tree.move[path[made]]))
-                    made -= 1
+                made = _unwind(st, tree, path, made, depth)  # the board must hold this node's position
                 before = limits[L_NODES]
                 _threat_proof(st, tree, node, c, p, vs, limits)
                 vct_nodes += limits[L_NODES] - before
@@ -378,9 +378,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
         tree.meta[M_STEPS] += depth
         back_up(tree, path, depth, value)
         done += 1
-    while made > 0:
-        unmake(st, int(tree.move[path[made]]))
-        made -= 1
+    _unwind(st, tree, path, made, 0)
     tree.meta[M_MAXDEPTH] = deepest
     tree.meta[M_VCT_NODES] += vct_nodes
     tree.meta[M_VCF_NODES] += limits[L_NODES] - charged - done - vct_nodes
