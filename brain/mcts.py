@@ -75,6 +75,29 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
 
 
 @kernel
+def prior_weights(values: np.ndarray, n: int, p: Params) -> float:
+    """Turn the n move values of ``generate_moves`` into unnormalised prior weights, in place; returns their sum.
+
+    Learned logits (``p.policy_model`` 1) become a softmax at temperature ``p.policy_temperature``; hand-set cell
+    values (0) become ``(value + 1) ** prior_power``."""
+    total = 0.0
+    if p.policy_model != 0:
+        top = values[0]
+        for i in range(1, n):
+            top = max(top, values[i])
+        for i in range(n):
+            w = np.exp((values[i] - top) / p.policy_temperature)
+            values[i] = w
+            total += w
+        return total
+    for i in range(n):
+        w = (max(values[i], 0.0) + 1.0) ** p.prior_power
+        values[i] = w
+        total += w
+    return total
+
+
+@kernel
 def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndarray, ws: Workspace,
             line: np.ndarray) -> float:
     """A tactical rollout from the position (side to move: `color`); the value for `color`.
@@ -96,16 +119,12 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
         if st.info[I_STONES] >= capacity:
             decided = True  # a full board: a draw
             break
-        n = generate_moves(st, c, moves, values, p.rollout_width, ws)
+        n = generate_moves(st, c, moves, values, p.rollout_width, ws, p.policy_model != 0)
         if n == 0:
             value = -1.0 if c == color else 1.0
             decided = True
             break
-        total = 0.0
-        for i in range(n):
-            w = (max(values[i], 0.0) + 1.0) ** p.prior_power
-            values[i] = w
-            total += w
+        total = prior_weights(values, n, p)
         r = np.random.random() * total
         k = 0
         while k < n - 1 and r > values[k]:
@@ -128,7 +147,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
             moves: np.ndarray, values: np.ndarray, ws: Workspace, limits: Int64Array) -> int:
     """Give `node` its children. Returns 1 if expanded, 0 if the tree is full, -1 if the node is lost or won
     (``proven`` set)."""
-    n = generate_moves(st, color, moves, values, limit, ws)
+    n = generate_moves(st, color, moves, values, limit, ws, p.policy_model != 0)
     if n == 0:
         tree.proven[node] = -1
         return -1
@@ -140,11 +159,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     h = new_block(tree, node, n)
     if h < 0:
         return 0
-    total = 0.0
-    for i in range(n):
-        w = (max(values[i], 0.0) + 1.0) ** p.prior_power
-        values[i] = w
-        total += w
+    total = prior_weights(values, n, p)
     for i in range(n):
         e = h + 1 + i
         tree.e_move[e] = moves[i]

@@ -16,7 +16,9 @@ class Params(NamedTuple):
     c_puct: float = 1.6
     eval_model: int = 1        # leaf value: 1 = the learned model (brain.evaluation), 0 = the hand-set one
     fpu_reduction: float = 0.25
-    prior_power: float = 0.7
+    policy_model: int = 1      # priors: 1 = the learned move policy (brain.policy), 0 = hand-set cell values
+    policy_temperature: float = 1.0  # ...the learned logits' softmax temperature
+    prior_power: float = 0.7   # ...the hand-set values' power
     eval_scale: float = 260.0
     max_children: int = 24
     vcf_nodes: int = 40        # in-tree VCF budget per expansion (0 disables)

@@ -22,6 +22,7 @@ from monte.brain.limits import charge
 from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
+from monte.brain.policy import move_logit, recent_moves
 from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
@@ -175,13 +176,25 @@ def cell_value(st: State, idx: int, me: int) -> float:
 
 
 @kernel
-def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, limit: int, ws: Workspace) -> int:
-    """Fill out[:n] with the moves worth searching for `color` to move, values[:n] with their cell values.
+def move_value(st: State, idx: int, me: int, learned: bool, last: int, own: int) -> float:
+    """A candidate's worth for side `me` to move: the learned policy's logit (``brain.policy``; `last` and `own` from
+    ``recent_moves``) or the hand-set ``cell_value``."""
+    if learned:
+        return move_logit(st, idx, me, last, own)
+    return cell_value(st, idx, me)
+
+
+@kernel
+def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, limit: int, ws: Workspace,
+                   learned: bool) -> int:
+    """Fill out[:n] with the moves worth searching for `color` to move, values[:n] with their values
+    (``move_value``: learned logits, or hand-set cell values, as `learned` says; a forced move gets 1e9).
 
     Returns n; 0 means every move loses at once (two opponent fives, or the only block is forbidden).
     """
     me = color - 1
     op = 1 - me
+    last, own = recent_moves(st)
     forced = -1
     if st.cls_count[me, C_FIVE] > 0:
         # 1. our five
@@ -209,7 +222,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
             idx = cand[i]
             if threat_count_after_block(st, idx, op) == 0 and n < out.shape[0]:
                 out[n] = idx
-                values[n] = cell_value(st, idx, me)
+                values[n] = move_value(st, idx, me, learned, last, own)
                 n += 1
         k = playable_cells(st, me, C_FOUR, True, cand, 0, color)
         for i in range(k):
@@ -220,7 +233,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                     dup = True
             if not dup and n < out.shape[0]:
                 out[n] = idx
-                values[n] = cell_value(st, idx, me)
+                values[n] = move_value(st, idx, me, learned, last, own)
                 n += 1
         if n > 0:
             return _keep_best(out, values, n, limit)
@@ -234,7 +247,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
             continue
         if n < out.shape[0]:
             out[n] = idx
-            values[n] = cell_value(st, idx, me)
+            values[n] = move_value(st, idx, me, learned, last, own)
             n += 1
     if n == 0:
         # empty board (or no stone near any empty cell): the centre, else any empty cell

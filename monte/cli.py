@@ -67,6 +67,8 @@ COMMANDS: list[Command] = [
             "monte.web.command"),
     Command("fit-eval", "fit the learned evaluation (pbrain-monte --set eval_model=1) to played games (Texel)",
             "monte.lab.fit_eval_command"),
+    Command("fit-policy", "fit the learned move policy (the search's priors) to strong engines' moves",
+            "monte.lab.fit_policy_command"),
     Command("selfplay", "games of Monte against itself at a fixed node budget, for fit-eval (every core or Dask)",
             "monte.lab.selfplay_command"),
     Command("games", "play tic-tac-toe or Connect Four against the engine in the terminal",
