@@ -72,14 +72,22 @@ PAIR_TABLE = np.asarray(CLASS_PAIRS, dtype=np.float64).reshape(CLASS_COUNT, CLAS
 
 
 @kernel
+def _row_col(idx: int, stride: int) -> tuple[int, int]:
+    """(row, column) of a flat index, by a float multiply instead of an integer division (exact: idx is far below
+    2^52, and the half cell keeps the product off a whole number's wrong side)."""
+    row = int((idx + 0.5) * (1.0 / stride))
+    return row, idx - row * stride
+
+
+@kernel
 def distance_bin(st: State, a: int, b: int) -> int:
     """The distance bin of cells a and b (b < 0: no such move, the last bin)."""
     if b < 0:
         return DISTANCE_BINS - 1
     stride = st.info[I_STRIDE]
-    dx = abs(a % stride - b % stride)
-    dy = abs(a // stride - b // stride)
-    return min(max(dx, dy), DISTANCE_BINS) - 1
+    ay, ax = _row_col(a, stride)
+    by, bx = _row_col(b, stride)
+    return min(max(abs(ax - bx), abs(ay - by)), DISTANCE_BINS) - 1
 
 
 @kernel
