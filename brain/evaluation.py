@@ -15,24 +15,15 @@ a probability, and the favoured side won 71.5% of decided held-out positions aga
 
 It is the default leaf value (``Params.eval_model = 1``) because games against engines nobody here wrote said so
 (``tournaments/reports/sparring.md``); ``--set eval_model=0`` gives the hand-set one back.
-
-The *code value* (``eval_model = 2``) is the same kind of logistic model over far more features: for every empty cell,
-a weight per line pattern, per class and per shape of its code (``brain.code_features``), one set for the side to
-move's codes and one for the opponent's. Its logit is two sums that ``brain.position`` keeps on every make and unmake
-(``value_sum``, from the folded tables ``VALUE_LUT``), so a leaf costs two reads; ``monte fit-eval --model codes``
-fits it and writes ``brain/value_weights.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from monte.brain.code_features import ROLE_WEIGHTS, code_features
 from monte.brain.jit import kernel
 from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C
-from monte.brain.position import VALUE_SCALE, State
-from monte.brain.rules import EMPTY
-from monte.brain.value_weights import BIAS
+from monte.brain.position import State
 
 FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
 """7 pattern counts and 8 class counts for each side."""
@@ -69,18 +60,3 @@ def learned_logit(st: State, me: int) -> float:
         for c in range(C_WEAK, C_FIVE + 1):
             x += WEIGHTS[base + P_FIVE - P_TWO_C + 1 + c - C_WEAK] * st.cls_count[side, c]
     return x
-
-
-def code_counts(st: State, me: int) -> np.ndarray:
-    """The code value's 2 x ROLE_WEIGHTS inputs for side `me` to move, as the fitting tool reads them: how many empty
-    cells' codes hold each pattern, class and shape, first side `me`'s codes, then the opponent's."""
-    empty = st.interior[st.cells[st.interior] == EMPTY]
-    features = code_features()
-    return np.concatenate([np.bincount(features[st.code[side, empty]].ravel(), minlength=ROLE_WEIGHTS)
-                           for side in (me, 1 - me)]).astype(np.float64)
-
-
-@kernel
-def code_logit(st: State, me: int) -> float:
-    """The code value's logit that side `me` (to move) wins."""
-    return (st.value_sum[me, 0] + st.value_sum[1 - me, 1]) / VALUE_SCALE + BIAS

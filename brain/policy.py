@@ -4,30 +4,64 @@ The search's priors (``brain.mcts``) and its move ordering (``brain.threats.gene
 ``Params.policy_model`` is 1. A cell's logit is a sum of weights over what the cell already knows
 (``brain.position`` keeps it up to date on every make and unmake):
 
-- its cell codes for the side to move (attack) and for the opponent (defence): a weight per line pattern, one per
-  cell class, and one per shape (``brain.code_features``);
+- its four line patterns for the side to move (attack) and for the opponent (defence): a weight per pattern, one
+  per cell class, and one per *shape* -- the multiset of the four patterns, 495 of them, direction order ignored;
 - the pair of its classes, attack and defence (a cell that makes a three and blocks one is worth more than the
   two apart);
 - how far it lies from the last move and from the side to move's own previous move (Chebyshev distance, 1 to 5+).
 
-The weights are folded, once at import, into one table per role indexed by the cell code (``st.code``), so that a
-candidate costs three table reads and two distances. ``monte fit-policy`` (``lab/fit_policy.py``) fits the weights
-as a softmax over the candidates of each position, to the moves strong engines chose, and writes
-``brain/policy_weights.py``.
+The weights of one cell code are folded, once at import, into one table per role indexed by the cell code
+(``st.code``), so that a candidate costs three table reads and two distances. ``monte fit-policy``
+(``lab/fit_policy.py``) fits the weights as a softmax over the candidates of each position, to the moves strong
+engines chose, and writes ``brain/policy_weights.py``.
 """
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
+
 import numpy as np
 
-from monte.brain.code_features import fold
 from monte.brain.jit import kernel
-from monte.brain.patterns import CLASS_COUNT
+from monte.brain.patterns import CLASS_COUNT, COMBO_SIZE, PATTERN_COUNT, classify_cell
 from monte.brain.policy_weights import ATTACK, CLASS_PAIRS, DEFENCE, DISTANCE
 from monte.brain.position import I_LAST, I_STONES, I_STRIDE, State
 
+SHAPES = len(list(combinations_with_replacement(range(PATTERN_COUNT), 4)))
+"""Multisets of four line patterns: 495."""
 DISTANCE_BINS = 5
 """Chebyshev distance 1, 2, 3, 4, and 5 or more (or no such move)."""
+ROLE_WEIGHTS = PATTERN_COUNT + CLASS_COUNT + SHAPES
+"""Weights of one role (attack or defence): per pattern, per class, per shape."""
+
+
+def code_patterns(code: int) -> tuple[int, int, int, int]:
+    """The four line patterns (direction 0 first) of a cell code (``brain.patterns.COMBO_WEIGHT``)."""
+    return (code // PATTERN_COUNT ** 3, (code // PATTERN_COUNT ** 2) % PATTERN_COUNT,
+            (code // PATTERN_COUNT) % PATTERN_COUNT, code % PATTERN_COUNT)
+
+
+def _shape_numbers() -> dict[tuple[int, ...], int]:
+    return {shape: i for i, shape in enumerate(combinations_with_replacement(range(PATTERN_COUNT), 4))}
+
+
+def code_features() -> np.ndarray:
+    """int32[COMBO_SIZE, 6]: for every cell code, the weight indices (within a role's ROLE_WEIGHTS) its logit sums:
+    its four patterns, its class, its shape."""
+    shapes = _shape_numbers()
+    out = np.empty((COMBO_SIZE, 6), dtype=np.int32)
+    for code in range(COMBO_SIZE):
+        patterns = code_patterns(code)
+        out[code, :4] = patterns
+        out[code, 4] = PATTERN_COUNT + classify_cell(*patterns, False)
+        out[code, 5] = PATTERN_COUNT + CLASS_COUNT + shapes[tuple(sorted(patterns))]
+    return out
+
+
+def fold(role_weights: np.ndarray) -> np.ndarray:
+    """float64[COMBO_SIZE]: one role's logit part for every cell code (the sum of its weights)."""
+    return role_weights[code_features()].sum(axis=1)
+
 
 TABLE = np.stack([fold(np.asarray(ATTACK, dtype=np.float64)), fold(np.asarray(DEFENCE, dtype=np.float64))])
 """float64[2, COMBO_SIZE]: [0] the attack part of a cell code's logit, [1] the defence part."""

@@ -2,9 +2,8 @@
 make and unmake instead of being recomputed.
 
 Per empty cell and side: the window key of each of the 4 lines (see ``brain.patterns``), the pattern each line would
-give, the cell's class and score. Per side: how many empty cells are in each class and the sum of their scores, and
-the code value's two sums over the empty cells' codes (``VALUE_LUT``), which is what the evaluations and the threat
-checks read in O(1). Also a Zobrist hash and, per cell, how many stones
+give, the cell's class and score. Per side: how many empty cells are in each class and the sum of their scores,
+which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell, how many stones
 lie within two steps (candidate moves come from there).
 
 Everything lives in numpy arrays grouped in one ``State`` tuple so that numba kernels take it as one argument.
@@ -18,22 +17,12 @@ from typing import NamedTuple
 import numpy as np
 
 from monte.brain.board import Board
-from monte.brain.code_features import fold
 from monte.brain.jit import kernel
 from monte.brain.patterns import (
     C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight,
     pattern_tables,
 )
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
-from monte.brain.value_weights import ATTACK, DEFENCE
-
-VALUE_SCALE = 1 << 20
-"""The code value's sums are kept in fixed point, in units of 1/VALUE_SCALE of a logit: integer adds come back
-exactly on unmake, where float sums would drift over a long think's billions of moves."""
-VALUE_LUT = np.stack([np.round(fold(np.asarray(w, dtype=np.float64)) * VALUE_SCALE).astype(np.int64)
-                      for w in (ATTACK, DEFENCE)])
-"""int64[2, COMBO_SIZE]: what an empty cell with a given code adds to the code value's logit, [0] when the code is
-the side to move's (attack), [1] when it is the opponent's (defence); fitted by ``monte fit-eval --model codes``."""
 
 NEIGHBOUR_RADIUS = 2
 
@@ -58,7 +47,6 @@ class State(NamedTuple):
     cls_count: np.ndarray   # int32[2, CLASS_COUNT]: empty cells per class, per side
     pat_count: np.ndarray   # int32[2, PATTERN_COUNT]: (empty cell, direction) pairs per line pattern, per side
     score_sum: np.ndarray   # int64[2]: sum of empty cells' scores, per side
-    value_sum: np.ndarray   # int64[2, 2]: per side, sum of VALUE_LUT[role] over its empty cells' codes
     near: np.ndarray        # int16[N]: stones within NEIGHBOUR_RADIUS (Chebyshev)
     zobrist: np.ndarray     # uint64[2, N]
     hash: np.ndarray        # uint64[1]
@@ -95,7 +83,6 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         cls_count=np.zeros((2, CLASS_COUNT), dtype=np.int32),
         pat_count=np.zeros((2, PATTERN_COUNT), dtype=np.int32),
         score_sum=np.zeros(2, dtype=np.int64),
-        value_sum=np.zeros((2, 2), dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
         zobrist=rng.integers(1, 2**63 - 1, size=(2, n), dtype=np.int64).astype(np.uint64),
         hash=np.zeros(1, dtype=np.uint64),
@@ -199,14 +186,12 @@ def init_state(st: State) -> None:
     st.cls_count[:, :] = 0
     st.pat_count[:, :] = 0
     st.score_sum[:] = 0
-    st.value_sum[:, :] = 0
     for i in range(st.interior.shape[0]):
         idx = st.interior[i]
         for s in range(2):
             for d in range(4):
                 st.keys[s, idx, d] = _window_key(st.cells, idx, st.steps[d], s + 1, st.weights) + st.edge[idx, d]
         _recode(st, idx)
-        _count_values(st, idx, 1)
         _count_patterns(st, idx, 1)
         st.cls[0, idx] = 0
         st.cls[1, idx] = 0
@@ -226,18 +211,8 @@ def _count_patterns(st: State, idx: int, sign: int) -> None:
 
 
 @kernel
-def _count_values(st: State, idx: int, sign: int) -> None:
-    """Add (sign 1) or take out (-1) the empty cell idx's code values in both sides' value sums."""
-    for s in range(2):
-        code = st.code[s, idx]
-        st.value_sum[s, 0] += sign * VALUE_LUT[0, code]
-        st.value_sum[s, 1] += sign * VALUE_LUT[1, code]
-
-
-@kernel
 def _leave_sums(st: State, idx: int) -> None:
     _count_patterns(st, idx, -1)
-    _count_values(st, idx, -1)
     for s in range(2):
         st.cls_count[s, st.cls[s, idx]] -= 1
         st.score_sum[s] -= st.score[s, idx]
@@ -263,11 +238,7 @@ def _set_pattern(st: State, s: int, q: int, d: int, pattern: int) -> None:
         st.pat[s, q, d] = pattern
         st.pat_count[s, old] -= 1
         st.pat_count[s, pattern] += 1
-        old_code = st.code[s, q]
-        code = old_code + (np.int32(pattern) - np.int32(old)) * st.combo[d]
-        st.code[s, q] = code
-        st.value_sum[s, 0] += VALUE_LUT[0, code] - VALUE_LUT[0, old_code]
-        st.value_sum[s, 1] += VALUE_LUT[1, code] - VALUE_LUT[1, old_code]
+        st.code[s, q] += (np.int32(pattern) - np.int32(old)) * st.combo[d]
         _refresh_side(st, s, q)
 
 
@@ -332,7 +303,6 @@ def unmake(st: State, idx: int) -> None:
     st.cls_count[0, 0] += 1
     st.cls_count[1, 0] += 1
     _count_patterns(st, idx, 1)
-    _count_values(st, idx, 1)
     _refresh_cell(st, idx)
     st.info[I_STONES] -= 1
     n = st.info[I_STONES]

@@ -6,11 +6,8 @@ the game's result for that side (1 won, 0 lost, 0.5 drawn). A logistic model -- 
 is fitted by Newton's method with a small L2 penalty, on the games of a training share; the rest, whole games never
 split, measure how well it predicts (log loss and how often the likelier side won), against the weights shipped now.
 
-Two models: ``counts`` (``eval_model`` 1), whose 30 features are pattern and class counts, and ``codes``
-(``eval_model`` 2), whose features are how many empty cells hold each pattern, class and shape in their codes, for
-either side (``brain.code_features``; the search keeps the weighted sums up to date on make and unmake). The tool
-prints the fitted weights of the first as the ``WEIGHTS`` block of ``brain/evaluation.py`` and writes those of the
-second as ``brain/value_weights.py`` (``--write``); whether they are kept is for games to say.
+The tool prints the fitted weights as the ``WEIGHTS`` block of ``brain/evaluation.py``; whether they are kept is for
+games to say (``pbrain-monte --set eval_model=1`` against the build without it).
 """
 
 from __future__ import annotations
@@ -22,8 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from monte.brain.board import Board
-from monte.brain.code_features import ROLE_WEIGHTS
-from monte.brain.evaluation import FEATURES_PER_SIDE, WEIGHTS, code_counts, features
+from monte.brain.evaluation import FEATURES_PER_SIDE, WEIGHTS, features
 from monte.brain.mcts import Params, evaluate
 from monte.brain.patterns import C_FIVE
 from monte.brain.position import make, new_state
@@ -33,39 +29,32 @@ ON_THE_BOARD = (Termination.FIVE, Termination.DRAW_FULL)
 """The endings that say who stood better on the board."""
 NEWTON_STEPS = 25
 L2 = 1e-3
-L2_CODES = 1e-2
-"""The codes model has 1,029 weights to the counts model's 31: a stronger penalty (chosen on held-out games)."""
-MODELS = {"counts": features, "codes": code_counts}
-"""The models' feature functions, by name (see the module docstring)."""
 
 
 @dataclass
 class Examples:
-    """Feature rows, the result for the side to move in each, the game each came from, the hand-set evaluation's
-    value of each position (in [-1, 1], for comparison) and the shipped default evaluation's (likewise)."""
+    """Feature rows, the result for the side to move in each, the game each came from, and the hand-set
+    evaluation's value of each position (in [-1, 1], for comparison)."""
 
     x: np.ndarray
     y: np.ndarray
     game: np.ndarray
     hand: np.ndarray
-    shipped: np.ndarray | None = None
 
 
-def game_examples(record: GameRecord, skip_plies: int, model: str = "counts"
-                  ) -> tuple[list[np.ndarray], list[float], list[float], list[float]]:
-    """The features (of `model`), results, hand-set values and shipped values of one game's positions, from ply
-    `skip_plies` on; none for a game that did not end on the board. A position whose side to move has a five to play
-    is left out (the search never evaluates those)."""
+def game_examples(record: GameRecord, skip_plies: int) -> tuple[list[np.ndarray], list[float], list[float]]:
+    """The features, results and hand-set values of one game's positions, from ply `skip_plies` on; none for a game that did not
+    end on the board. A position whose side to move has a five to play is left out (the search never evaluates
+    those)."""
     if record.termination not in ON_THE_BOARD:
-        return [], [], [], []
+        return [], [], []
     board = Board(record.width, record.height, record.rule)
     st = new_state(board)
     winner_colour = 0
     if record.winner is not None:
         winner_colour = 1 if record.winner == record.black else 2
-    rows, results, hand, shipped = [], [], [], []
-    hand_set, default = Params(eval_model=0), Params()
-    feature_of = MODELS[model]
+    rows, results, hand = [], [], []
+    hand_set = Params(eval_model=0)
     colour = 1
     stones = [tuple(stone) for stone in record.opening] + [(x, y) for x, y, _ in record.moves]
     for ply, (x, y) in enumerate(stones, 1):
@@ -73,27 +62,25 @@ def game_examples(record: GameRecord, skip_plies: int, model: str = "counts"
         colour = 3 - colour
         if ply < skip_plies or st.cls_count[colour - 1, C_FIVE] > 0 or st.cls_count[2 - colour, C_FIVE] > 1:
             continue
-        rows.append(feature_of(st, colour - 1))
+        rows.append(features(st, colour - 1))
         results.append(0.5 if winner_colour == 0 else float(winner_colour == colour))
         hand.append(float(evaluate(st, colour, hand_set)[0]))
-        shipped.append(float(evaluate(st, colour, default)[0]))
-    return rows, results, hand, shipped
+    return rows, results, hand
 
 
-def collect(records: Iterable[GameRecord], skip_plies: int = 4, model: str = "counts") -> Examples:
+def collect(records: Iterable[GameRecord], skip_plies: int = 4) -> Examples:
     """Every example of `records` (see ``game_examples``)."""
-    rows, results, games, hand, shipped = [], [], [], [], []
+    rows, results, games, hand = [], [], [], []
     for number, record in enumerate(records):
-        game_rows, game_results, game_hand, game_shipped = game_examples(record, skip_plies, model)
+        game_rows, game_results, game_hand = game_examples(record, skip_plies)
         rows += game_rows
         results += game_results
         hand += game_hand
-        shipped += game_shipped
         games += [number] * len(game_rows)
-    width = 2 * (FEATURES_PER_SIDE if model == "counts" else ROLE_WEIGHTS)
+    width = 2 * FEATURES_PER_SIDE
     x = np.array(rows, dtype=np.float64).reshape(-1, width)
     return Examples(x, np.array(results, dtype=np.float64), np.array(games, dtype=np.int64),
-                    np.array(hand, dtype=np.float64), np.array(shipped, dtype=np.float64))
+                    np.array(hand, dtype=np.float64))
 
 
 def _design(x: np.ndarray) -> np.ndarray:
@@ -109,11 +96,6 @@ def model_p(weights: np.ndarray, examples: Examples) -> np.ndarray:
 def hand_p(examples: Examples) -> np.ndarray:
     """The hand-set evaluation's value read as a win probability, (v + 1) / 2, as the search backs it up."""
     return (examples.hand + 1.0) / 2.0
-
-
-def shipped_p(examples: Examples) -> np.ndarray:
-    """The shipped default evaluation's value read as a win probability (see hand_p)."""
-    return (examples.shipped + 1.0) / 2.0
 
 
 def log_loss(p: np.ndarray, examples: Examples) -> float:
@@ -151,8 +133,7 @@ def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples
     mask = np.array([g in held for g in examples.game.tolist()], dtype=bool)
 
     def part(m: np.ndarray) -> Examples:
-        shipped = examples.shipped[m] if examples.shipped is not None else None
-        return Examples(examples.x[m], examples.y[m], examples.game[m], examples.hand[m], shipped)
+        return Examples(examples.x[m], examples.y[m], examples.game[m], examples.hand[m])
 
     return part(~mask), part(mask)
 
@@ -170,51 +151,27 @@ def weights_block(weights: np.ndarray) -> str:
 def _judged(weights: np.ndarray, examples: Examples, where: str) -> list[str]:
     """How the fitted weights, the shipped ones and the hand-set evaluation predict `examples`, a line each."""
     return [f"{name:8s} {where} log loss {log_loss(p, examples):.4f}, favourite won {hit_rate(p, examples):.1%}"
-            for name, p in (("fitted", model_p(weights, examples)), ("shipped", shipped_p(examples)),
+            for name, p in (("fitted", model_p(weights, examples)), ("shipped", model_p(WEIGHTS, examples)),
                             ("hand-set", hand_p(examples)))]
-
-
-def value_module(weights: np.ndarray, summary: Sequence[str]) -> str:
-    """The text of ``brain/value_weights.py`` holding the codes model's `weights` (attack, defence, bias), its
-    docstring the fit's `summary`."""
-
-    def block(name: str, values: np.ndarray) -> list[str]:
-        lines = [f"{name} = ["]
-        for i in range(0, values.shape[0], 10):
-            lines.append("    " + " ".join(f"{v:.5f}," for v in values[i:i + 10]))
-        return lines + ["]"]
-
-    doc = ['"""The code value\'s weights (``brain.position.VALUE_LUT``, ``brain.evaluation.code_logit``), written by',
-           "``monte fit-eval --model codes``; do not edit by hand.", "", *summary, '"""', ""]
-    return "\n".join(doc + block("ATTACK", weights[:ROLE_WEIGHTS]) + [""]
-                     + block("DEFENCE", weights[ROLE_WEIGHTS:2 * ROLE_WEIGHTS]) + ["", f"BIAS = {weights[-1]:.5f}"]
-                     ) + "\n"
-
-
-def fitted_report(records: Sequence[GameRecord], holdout: float = 0.2, seed: int = 1, skip_plies: int = 4,
-                  tests: Sequence[GameRecord] = (), model: str = "counts") -> tuple[list[str], np.ndarray]:
-    """Fit `model` on the training games; the lines that tell how the fitted weights, the shipped evaluation and
-    the hand-set one predict the held-out games, and the games of `tests` (played from openings none of `records`
-    came from) if any; and the weights."""
-    examples = collect(records, skip_plies, model)
-    if examples.x.shape[0] == 0:
-        raise ValueError("no position to learn from: the games given did not end on the board")
-    train, held = split_games(examples, holdout, seed)
-    weights = fit(train, l2=L2 if model == "counts" else L2_CODES)
-    lines = [f"{model} model: {len(set(examples.game.tolist()))} games, {examples.x.shape[0]} positions "
-             f"({train.x.shape[0]} to fit, {held.x.shape[0]} held out in whole games)"]
-    if held.x.shape[0]:
-        lines += _judged(weights, held, "held-out")
-    if tests:
-        unseen = collect(tests, skip_plies, model)
-        lines.append(f"held-out openings: {len(set(unseen.game.tolist()))} games, {unseen.x.shape[0]} positions")
-        if unseen.x.shape[0]:
-            lines += _judged(weights, unseen, "unseen openings")
-    return lines, weights
 
 
 def report(records: Sequence[GameRecord], holdout: float = 0.2, seed: int = 1, skip_plies: int = 4,
            tests: Sequence[GameRecord] = ()) -> str:
-    """The counts model's fit (``fitted_report``) and its ``WEIGHTS`` block."""
-    lines, weights = fitted_report(records, holdout, seed, skip_plies, tests)
-    return "\n".join(lines + ["", weights_block(weights)])
+    """Fit on the training games and tell how the fitted and the shipped weights predict the held-out ones, and
+    the games of `tests` (played from openings none of `records` came from) if any."""
+    examples = collect(records, skip_plies)
+    if examples.x.shape[0] == 0:
+        raise ValueError("no position to learn from: the games given did not end on the board")
+    train, held = split_games(examples, holdout, seed)
+    weights = fit(train)
+    lines = [f"{len(set(examples.game.tolist()))} games, {examples.x.shape[0]} positions "
+             f"({train.x.shape[0]} to fit, {held.x.shape[0]} held out in whole games)"]
+    if held.x.shape[0]:
+        lines += _judged(weights, held, "held-out")
+    if tests:
+        unseen = collect(tests, skip_plies)
+        lines.append(f"held-out openings: {len(set(unseen.game.tolist()))} games, {unseen.x.shape[0]} positions")
+        if unseen.x.shape[0]:
+            lines += _judged(weights, unseen, "unseen openings")
+    lines += ["", weights_block(weights)]
+    return "\n".join(lines)

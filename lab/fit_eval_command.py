@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from monte.errors import UsageError
 
@@ -29,12 +28,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the held-out games' choice (default 1)")
     parser.add_argument("--skip-plies", type=int, default=4,
                         help="positions before this ply are not used (default 4: the opening's stones)")
-    parser.add_argument("--model", choices=("counts", "codes"), default="counts",
-                        help="counts: the 30-feature model (eval_model 1), printed as evaluation.py's WEIGHTS; codes: "
-                             "the code value (eval_model 2), written with --write (default counts)")
-    parser.add_argument("--write", metavar="FILE",
-                        help="codes model: write the weights as a value_weights.py module to FILE "
-                             "(brain/value_weights.py ships them)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,14 +44,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"left out of the fit: {left} game{'s' * (left != 1)} played from held-out openings "
               f"(*{HELD_OUT_MARK}*; give them with --test to judge the fit on them)", file=sys.stderr)
     tests = [record for path in args.test for record in read_jsonl(path)]
-    if args.model == "counts":
-        print(fit_eval.report(fit_on, args.holdout, args.seed, args.skip_plies, tests))
-        return 0
-    lines, weights = fit_eval.fitted_report(fit_on, args.holdout, args.seed, args.skip_plies, tests, "codes")
-    print("\n".join(lines))
-    if args.write:
-        sources = ", ".join(Path(p).parent.name or p for p in args.games)
-        Path(args.write).write_text(fit_eval.value_module(weights, [f"Fitted to {sources}.", "", *lines]),
-                                    encoding="utf-8")
-        print(f"wrote {args.write}", file=sys.stderr)
+    print(fit_eval.report(fit_on, args.holdout, args.seed, args.skip_plies, tests))
     return 0

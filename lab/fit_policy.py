@@ -26,8 +26,7 @@ import numpy as np
 
 from monte.brain.board import Board
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_OPEN_FOUR, CLASS_COUNT, COMBO_SIZE
-from monte.brain.code_features import ROLE_WEIGHTS, SHAPES, code_features
-from monte.brain.policy import DISTANCE_BINS
+from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, code_features
 from monte.brain.position import I_STRIDE, make, new_state
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU
 from monte.brain.settings import Params

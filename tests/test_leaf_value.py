@@ -5,8 +5,7 @@ The learned evaluation (``brain.evaluation``) is a weighted sum of counts -- lin
 counts and score sums. Neither rescans the board at a leaf, so a count gone stale would silently change every
 value the search backs up. Random games, played forward and taken back, under every rule and on a board that is not
 square, check at every ply that ``evaluate`` on the kept state gives what it gives on a state built from the stones
-alone, and that the learned logits are the fitting tool's weights times its features (``features`` and
-``code_counts``, plain numpy); the code value's sums, kept in fixed point, must equal a rebuild's exactly.
+alone, and that the learned logit is the fitting tool's weights times its features (``features``, plain numpy).
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ import numpy as np
 import pytest
 
 from monte.brain.board import BLACK, MOVE_OK, WHITE, Board
-from monte.brain.evaluation import WEIGHTS, code_counts, code_logit, features, learned_logit
-from monte.brain.value_weights import ATTACK, BIAS, DEFENCE
+from monte.brain.evaluation import WEIGHTS, features, learned_logit
 from monte.brain.mcts import evaluate
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -26,23 +24,18 @@ from monte.brain.settings import Params
 
 RULES = {RULE_FREESTYLE: "freestyle", RULE_EXACT_FIVE: "exactly-five", RULE_RENJU: "renju", RULE_CARO: "caro"}
 LEARNED = Params(eval_model=1)
-CODES = Params(eval_model=2)
 HAND_SET = Params(eval_model=0)
-CODE_WEIGHTS = np.concatenate([ATTACK, DEFENCE])
 
 
 def assert_leaf_values_match_a_rebuild(st: State, board: Board) -> None:
     """For either side to move and either evaluation, the kept state's value and proof are the rebuilt state's."""
     fresh = new_state(board)
-    assert st.value_sum.tolist() == fresh.value_sum.tolist()
     for color in (BLACK, WHITE):
         me = color - 1
         logit = learned_logit(st, me)
         assert logit == pytest.approx(learned_logit(fresh, me), abs=1e-9)
         assert logit == pytest.approx(float(features(fresh, me) @ WEIGHTS[:-1] + WEIGHTS[-1]), abs=1e-9)
-        # each cell's part is rounded to 1/VALUE_SCALE: a board's worth of roundings stays far below 1e-3
-        assert code_logit(st, me) == pytest.approx(float(code_counts(fresh, me) @ CODE_WEIGHTS + BIAS), abs=1e-3)
-        for params in (LEARNED, CODES, HAND_SET):
+        for params in (LEARNED, HAND_SET):
             value, proof = evaluate(st, color, params)
             fresh_value, fresh_proof = evaluate(fresh, color, params)
             assert proof == fresh_proof

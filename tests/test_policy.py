@@ -12,8 +12,7 @@ import pytest
 from monte.brain import policy, policy_weights
 from monte.brain.board import Board
 from monte.brain.patterns import CLASS_COUNT, COMBO_SIZE, classify_cell
-from monte.brain.code_features import ROLE_WEIGHTS, SHAPES, code_features, fold
-from monte.brain.policy import DISTANCE_BINS, move_logit, recent_moves
+from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, code_features, fold, move_logit, recent_moves
 from monte.brain.position import new_state
 from monte.lab import fit_policy as fp
 from monte.tournaments.records import GameRecord, Termination

@@ -24,19 +24,19 @@ BLACK_WINS = [(3, 7), (0, 0), (4, 7), (2, 0), (5, 7), (4, 0), (6, 7), (8, 0), (7
 
 
 def test_each_position_is_labelled_with_the_result_for_its_side_to_move():
-    rows, results, hand, shipped = texel.game_examples(record(BLACK_WINS, "a"), skip_plies=1)
+    rows, results, hand = texel.game_examples(record(BLACK_WINS, "a"), skip_plies=1)
     # after ply k white is to move when k is odd (black just played); left out: ply 7 (white faces black's open
     # four: two five points), ply 8 (black to move with a five to play) and ply 9 (the five is on the board)
     assert results == [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
-    assert len(rows) == len(hand) == len(shipped) == 6 and all(r.shape == (2 * FEATURES_PER_SIDE,) for r in rows)
+    assert len(rows) == len(hand) == 6 and all(r.shape == (2 * FEATURES_PER_SIDE,) for r in rows)
     # black to move after ply 6 makes an open four from its open three: the hand-set evaluation all but calls it won
     assert hand[5] > 0.99 and hand[5] > hand[3]
 
 
 def test_a_draw_is_half_a_win_for_both_sides_and_a_forfeit_teaches_nothing():
-    _, results, _, _ = texel.game_examples(record(BLACK_WINS[:4], None, Termination.DRAW_FULL), skip_plies=1)
+    _, results, _ = texel.game_examples(record(BLACK_WINS[:4], None, Termination.DRAW_FULL), skip_plies=1)
     assert results == [0.5, 0.5, 0.5, 0.5]
-    assert texel.game_examples(record(BLACK_WINS[:4], "b", Termination.TIME), skip_plies=1) == ([], [], [], [])
+    assert texel.game_examples(record(BLACK_WINS[:4], "b", Termination.TIME), skip_plies=1) == ([], [], [])
     assert len(texel.game_examples(record(BLACK_WINS, "a"), skip_plies=5)[0]) == 2  # plies 5 and 6
 
 
