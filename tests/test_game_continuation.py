@@ -7,7 +7,10 @@ and with the quiet-threat checks on (``--set quiet_share=0.4``), which gave the 
 The cause: the df-pn table kept from search to search was keyed without the side to move, so the proofs of a pass
 search (a quiet move's "if the defender passed", the opponent's threats asked while we are to move) were read where
 real play has the other side to move (``tests/test_vct.py`` shows it on the mechanism). This line alone did not
-bring it back at 32b04c2 or later when re-run at this budget; the test keeps the line honest either way."""
+bring it back at 32b04c2 or later when re-run at this budget; the test keeps the line honest either way.
+
+The line is replayed with the hand-set priors (``policy_model=0``) of the build that played it: greedy's answer 9,9
+is scripted, and with the learned policy Monte's first move differs, so 9,9 then leaves Monte a real five."""
 
 from __future__ import annotations
 
@@ -58,7 +61,8 @@ def _search_lines(executable: str, settings: list[str]) -> list[str]:
     return summaries
 
 
-@pytest.mark.parametrize("settings", [[], ["--set", "quiet_share=0.4"]], ids=["default", "quiet-checks-on"])
+@pytest.mark.parametrize("settings", [["--set", "policy_model=0"], ["--set", "policy_model=0", "--set", "quiet_share=0.4"]],
+                         ids=["default", "quiet-checks-on"])
 def test_a_continued_game_claims_no_win_that_a_fresh_search_does_not_see(warm_pbrain, settings):
     _, after_turn = _search_lines(warm_pbrain, settings)
     assert "ev +M" not in after_turn, after_turn
