@@ -91,10 +91,18 @@ class Manager:
 
 
 def process_tree(pid: int) -> list[int]:
-    """`pid` and all its descendants (Linux /proc)."""
+    """`pid` and all its descendants (Linux /proc). A thread or process that ends while it is read (the brain's
+    loader threads and compile children come and go) is passed over."""
     found = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        children = (task / "children").read_text().split()
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except FileNotFoundError:
+        return found
+    for task in tasks:
+        try:
+            children = (task / "children").read_text().split()
+        except FileNotFoundError:
+            continue
         for child in children:
             found += process_tree(int(child))
     return found
