@@ -3,7 +3,7 @@
 Move generation follows what every strong Gomoku engine does before any search: take a five; block the opponent's
 five; make an open four when the opponent cannot answer with a four; against an opponent's open three or four-three
 point, only real defences (moves after which that threat is gone) and one's own fours; otherwise the best-scored
-cells near the stones.
+cells near the stones, by the learned move policy (``brain.policy``) or, with ``learned`` off, by hand-set cell values.
 
 VCF is a depth-first search over the attacker's four-making moves. Each four leaves the defender one reply, the block,
 unless it makes two five points at once; a line wins when it reaches a five or a double five point, or (renju) when
