@@ -125,12 +125,18 @@ def fit(examples: Examples, steps: int = NEWTON_STEPS, l2: float = L2) -> np.nda
     return w
 
 
-def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
-    """(training, held-out) examples, whole games on either side, chosen at random with `seed`."""
-    games = sorted(set(examples.game.tolist()))
+def held_out_mask(game: np.ndarray, holdout: float, seed: int) -> np.ndarray:
+    """For each example's game number in `game`, whether its game is among the `holdout` share of the games held
+    out, chosen at random with `seed` (whole games: all of a game's examples fall on one side)."""
+    games = sorted(set(game.tolist()))
     random.Random(seed).shuffle(games)
     held = set(games[:int(round(holdout * len(games)))])
-    mask = np.array([g in held for g in examples.game.tolist()], dtype=bool)
+    return np.array([g in held for g in game.tolist()], dtype=bool)
+
+
+def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
+    """(training, held-out) examples, whole games on either side, chosen at random with `seed`."""
+    mask = held_out_mask(examples.game, holdout, seed)
 
     def part(m: np.ndarray) -> Examples:
         return Examples(examples.x[m], examples.y[m], examples.game[m], examples.hand[m])

@@ -17,7 +17,6 @@ board's symmetries) are never learned from.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from monte.brain.position import I_STRIDE, make, new_state
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU
 from monte.brain.settings import Params
 from monte.brain.threats import DEFENCE_WEIGHT
+from monte.lab.fit_eval import held_out_mask
 from monte.tournaments.records import GameRecord
 
 KEPT_AT_INNER_NODES = Params().max_children
@@ -171,10 +171,7 @@ def subset(examples: Examples, keep: np.ndarray) -> Examples:
 
 def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
     """(training, held-out) positions, whole games on either side, chosen at random with `seed`."""
-    games = sorted(set(examples.game.tolist()))
-    random.Random(seed).shuffle(games)
-    held = set(games[:int(round(holdout * len(games)))])
-    mask = np.array([g in held for g in examples.game.tolist()], dtype=bool)
+    mask = held_out_mask(examples.game, holdout, seed)
     return subset(examples, ~mask), subset(examples, mask)
 
 
