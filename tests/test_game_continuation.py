@@ -61,7 +61,10 @@ def _search_lines(executable: str, settings: list[str]) -> list[str]:
     return summaries
 
 
-@pytest.mark.parametrize("settings", [["--set", "policy_model=0"], ["--set", "policy_model=0", "--set", "quiet_share=0.4"]],
+HAND_SET_PRIORS = ["--set", "policy_model=0"]
+
+
+@pytest.mark.parametrize("settings", [HAND_SET_PRIORS, [*HAND_SET_PRIORS, "--set", "quiet_share=0.4"]],
                          ids=["default", "quiet-checks-on"])
 def test_a_continued_game_claims_no_win_that_a_fresh_search_does_not_see(warm_pbrain, settings):
     _, after_turn = _search_lines(warm_pbrain, settings)
