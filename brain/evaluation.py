@@ -23,7 +23,8 @@ import numpy as np
 
 from monte.brain.jit import kernel
 from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C
-from monte.brain.position import State
+from monte.brain.position import I_STONES, State
+from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
 
 FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
 """7 pattern counts and 8 class counts for each side."""
@@ -59,4 +60,40 @@ def learned_logit(st: State, me: int) -> float:
             x += WEIGHTS[base + p - P_TWO_C] * st.pat_count[side, p]
         for c in range(C_WEAK, C_FIVE + 1):
             x += WEIGHTS[base + P_FIVE - P_TWO_C + 1 + c - C_WEAK] * st.cls_count[side, c]
+    return x
+
+
+LOG_TABLE = np.log1p(np.arange(1024.0))
+"""log(1 + n) for the counts the network reads (clamped at the table's end)."""
+NETWORK_INPUTS = 2 * FEATURES_PER_SIDE + 1
+
+
+@kernel
+def _log_count(n: int) -> float:
+    return LOG_TABLE[min(n, LOG_TABLE.shape[0] - 1)]
+
+
+@kernel
+def _network_input(st: State, me: int, i: int) -> float:
+    """Input `i` of the network: log(1 + count) of `features`' i-th count, then of the stones on the board."""
+    if i == 2 * FEATURES_PER_SIDE:
+        return _log_count(st.info[I_STONES])
+    side = me if i < FEATURES_PER_SIDE else 1 - me
+    k = i % FEATURES_PER_SIDE
+    if k <= P_FIVE - P_TWO_C:
+        return _log_count(st.pat_count[side, P_TWO_C + k])
+    return _log_count(st.cls_count[side, C_WEAK + k - (P_FIVE - P_TWO_C + 1)])
+
+
+@kernel
+def network_logit(st: State, me: int) -> float:
+    """The value network's logit that side `me` (to move) wins: one hidden layer (ReLU) over log(1 + count) inputs.
+    Hidden units outermost: the kernels allocate nothing, so the inputs are read again for each unit."""
+    x = B2
+    for j in range(HIDDEN):
+        h = B1[j]
+        for i in range(NETWORK_INPUTS):
+            h += W1[i, j] * _network_input(st, me, i)
+        if h > 0.0:
+            x += W2[j] * h
     return x

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from monte.brain.evaluation import learned_logit
+from monte.brain.evaluation import learned_logit, network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
@@ -53,6 +53,10 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
         if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
             return 1.0, 1
         return np.tanh(0.5 * learned_logit(st, me)), 0
+    if p.eval_model == 2:
+        if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
+            return 1.0, 1
+        return np.tanh(0.5 * network_logit(st, me)), 0
     op_fours = st.cls_count[op, C_FOUR] + st.cls_count[op, C_FOUR_THREE] + st.cls_count[op, C_OPEN_FOUR]
     x = float(st.score_sum[me] - st.score_sum[op])
     if st.cls_count[op, C_FIVE] == 1:
