@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from monte.brain.evaluation import learned_logit, network_logit
+from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
@@ -39,9 +39,9 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
     """(value for the side to move, proof) of a position from its patterns alone.
 
     Proofs: a five to play wins; two opponent five points lose; an open four to play wins when the opponent has no
-    five point (it would need a five at once). Otherwise the learned model (``brain.evaluation``, ``p.eval_model``
-    = 1): a logistic fit of game outcomes on the line-pattern and cell-class counts of both sides; or the hand-set
-    one (0): a squashed score difference, with the threats the side to move can make next.
+    five point (it would need a five at once). Otherwise the value network (``brain.evaluation``, ``p.eval_model``
+    = 1) over the line-pattern and cell-class counts of both sides, fitted to a strong engine's judgements; or the
+    hand-set one (0): a squashed score difference, with the threats the side to move can make next.
     """
     me = color - 1
     op = 1 - me
@@ -50,10 +50,6 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
     if st.cls_count[op, C_FIVE] >= 2:
         return -1.0, -1
     if p.eval_model == 1:
-        if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
-            return 1.0, 1
-        return np.tanh(0.5 * learned_logit(st, me)), 0
-    if p.eval_model == 2:
         if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
             return 1.0, 1
         return np.tanh(0.5 * network_logit(st, me)), 0

@@ -25,6 +25,8 @@ from monte.brain.patterns import (
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
 
 NEIGHBOUR_RADIUS = 2
+SCRATCH = 64
+"""Room for the value network's hidden units (``brain.evaluation``): the compiled kernels allocate nothing."""
 
 # info[] slots
 I_STRIDE = 0
@@ -60,6 +62,7 @@ class State(NamedTuple):
     steps: np.ndarray       # int64[4]: index offset of one step along each direction
     weights: np.ndarray     # int64[11]: base-3 weight of window offset -5..5 (index offset+5)
     history: np.ndarray     # int32[W*H]: moves made, in order
+    scratch: np.ndarray     # float64[SCRATCH]: the value network's hidden layer, rewritten at each evaluation
 
 
 def new_state(board: Board, seed: int = 20261121) -> State:
@@ -96,6 +99,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         steps=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
         weights=weights,
         history=np.zeros(board.width * board.height, dtype=np.int32),
+        scratch=np.zeros(SCRATCH, dtype=np.float64),
     )
     state.cells[interior] = EMPTY
     init_state(state)

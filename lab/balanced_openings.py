@@ -18,6 +18,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from monte.lab.held_out import canonical
 from monte.lab.position_judge import judge
 from monte.tournaments.openings import Opening, random_openings
 
@@ -29,8 +30,12 @@ def balanced(command: list[str], nodes: int, size: int, stones: int, candidates:
              rule: int = 0) -> list[tuple[Opening, int]]:
     """The candidates (``random_openings``) the judge rates within `max_eval` for the side to move, each with its
     evaluation; progress goes to stderr."""
-    kept = []
+    kept, forms = [], set()
     for i, opening in enumerate(random_openings(candidates, size, size, rule, stones=stones, seed=seed)):
+        form = canonical(opening.stones, size, size)
+        if form in forms:  # random openings can coincide under the board's symmetries: one of them only
+            continue
+        forms.add(form)
         verdict = judge(command, nodes, opening.stones, size, size, rule)
         even = verdict is not None and verdict.mate == 0 and abs(verdict.eval) <= max_eval \
             and verdict.nodes >= FULL_SEARCH * nodes

@@ -1,48 +1,82 @@
-"""``monte fit-eval``: fit the learned evaluation to played games (``monte.lab.fit_eval``, imported only to run)."""
+"""``monte fit-eval``: fit the value network to labelled positions and played games (``monte.lab.fit_value``,
+imported only to run)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from monte.errors import UsageError
-
-HELD_OUT_MARK = "-test"
-"""An openings file whose name holds this is a held-out half (``tournaments/openings/*-test.txt``): strength is
-measured on its openings, so no fit may learn from games played from them."""
-
-
-def held_out(opening_id: str) -> bool:
-    """Whether a game's ``opening_id`` (``file:line``) names an opening of a held-out set."""
-    return HELD_OUT_MARK in opening_id.rpartition(":")[0]
+from monte.lab.held_out import HELD_OUT_MARK, learnable, shipped_held_out_files
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """The games and how the held-out part is chosen."""
-    parser.add_argument("games", nargs="+", help="games.jsonl files of tournament runs (self-play and sparring)")
+    """The examples, the network's size, and where the weights go."""
+    parser.add_argument("games", nargs="*",
+                        help="games.jsonl files: each position is learned toward the game's result for the side to "
+                             "move")
+    parser.add_argument("--labels", nargs="+", default=[], metavar="FILE",
+                        help="labelled positions (monte label-positions): each is learned toward the judge's win rate")
     parser.add_argument("--test", nargs="+", default=[], metavar="GAMES",
-                        help="games.jsonl files played from held-out openings (a '-test' set): the fit is judged on "
-                             "them, openings it never saw")
-    parser.add_argument("--holdout", type=float, default=0.2,
-                        help="share of the games kept out of the fit to measure it (default 0.2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the held-out games' choice (default 1)")
+                        help="games.jsonl files played from held-out openings: the fit is judged on their results too")
+    parser.add_argument("--holdout", type=float, default=0.15,
+                        help="share of the examples kept out of the first fit to measure it (default 0.15)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the held-out examples' choice (default 1)")
     parser.add_argument("--skip-plies", type=int, default=4,
-                        help="positions before this ply are not used (default 4: the opening's stones)")
+                        help="game positions before this ply are not used (default 4: the opening's stones)")
+    parser.add_argument("--hidden", type=int, default=32, help="hidden units (default 32, at most 64)")
+    parser.add_argument("--steps", type=int, default=4000, help="optimiser steps (default 4000)")
+    parser.add_argument("--write", metavar="FILE",
+                        help="refit on every example and write the network as a value_weights.py module to FILE "
+                             "(brain/value_weights.py ships it)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Fit, and print the fit beside the shipped weights."""
+    """Fit on the training share, judge on the held-out one beside the shipped weights, then refit and write."""
     if not 0.0 <= args.holdout < 1.0:
         raise UsageError(f"--holdout must be in [0, 1), not {args.holdout}")
-    from monte.lab import fit_eval
+    from monte.brain.position import SCRATCH
+
+    if not 1 <= args.hidden <= SCRATCH:
+        raise UsageError(f"--hidden must be between 1 and {SCRATCH}, not {args.hidden}")
+    if not args.games and not args.labels:
+        raise UsageError("nothing to learn from: give games.jsonl files, --labels files, or both")
+    from monte.brain import value_weights
+    from monte.lab import fit_value
+    from monte.lab.value_labels import read_labels
     from monte.tournaments.records import read_jsonl
 
     records = [record for path in args.games for record in read_jsonl(path)]
-    fit_on = [record for record in records if not held_out(record.opening_id)]
-    if len(fit_on) < len(records):
-        left = len(records) - len(fit_on)
+    records, left = learnable(records, shipped_held_out_files())
+    if left:
         print(f"left out of the fit: {left} game{'s' * (left != 1)} played from held-out openings "
               f"(*{HELD_OUT_MARK}*; give them with --test to judge the fit on them)", file=sys.stderr)
+    try:
+        labels = [label for path in args.labels for label in read_labels(path)]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    parts = [fit_value.from_labels(labels), fit_value.from_games(records, args.skip_plies)]
+    examples = fit_value.joined(parts)
+    if examples.size == 0:
+        raise UsageError("no position to learn from: the games given did not end on the board, and no label was given")
+    train, held = fit_value.held_out_split(examples, args.holdout, args.seed)
+    net = fit_value.fit(train, args.hidden, args.steps)
+    shipped = fit_value.Network(value_weights.W1, value_weights.B1, value_weights.W2, value_weights.B2)
+    lines = [f"{parts[0].size} labelled positions, {parts[1].size} positions of {len(records)} games "
+             f"({train.size} fitted, {held.size} held out)"]
+    if held.size:
+        lines += fit_value.judged_lines(net, shipped, held, "held out")
     tests = [record for path in args.test for record in read_jsonl(path)]
-    print(fit_eval.report(fit_on, args.holdout, args.seed, args.skip_plies, tests))
+    if tests:
+        lines += fit_value.judged_lines(net, shipped, fit_value.from_games(tests, args.skip_plies),
+                                        f"games of held-out openings ({len(tests)})")
+    print("\n".join(lines))
+    if args.write:
+        final = fit_value.fit(examples, args.hidden, args.steps)
+        sources = ", ".join(Path(p).name for p in [*args.labels, *args.games])
+        summary = [f"Fitted to {sources}: {examples.size} positions; {args.hidden} hidden units, {args.steps} steps.",
+                   "", *lines]
+        Path(args.write).write_text(fit_value.weights_module(final, summary), encoding="utf-8")
+        print(f"wrote {args.write}", file=sys.stderr)
     return 0

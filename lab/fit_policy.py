@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -30,7 +29,7 @@ from monte.brain.position import I_STRIDE, make, new_state
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU
 from monte.brain.settings import Params
 from monte.brain.threats import DEFENCE_WEIGHT
-from monte.lab.fit_eval import held_out_mask
+from monte.lab.held_out import held_out_mask
 from monte.tournaments.records import GameRecord
 
 KEPT_AT_INNER_NODES = Params().max_children
@@ -58,30 +57,6 @@ class Examples:
     @property
     def positions(self) -> int:
         return self.target.shape[0]
-
-
-def canonical(stones: Sequence[tuple[int, int]], width: int, height: int) -> tuple:
-    """The opening's stones (colours alternating, black first) under the board's symmetry that sorts first."""
-    forms = []
-    transforms = [lambda x, y: (x, y), lambda x, y: (width - 1 - x, y), lambda x, y: (x, height - 1 - y),
-                  lambda x, y: (width - 1 - x, height - 1 - y)]
-    if width == height:
-        transforms += [lambda x, y, t=t: t(y, x) for t in list(transforms)]
-    for t in transforms:
-        moved = [t(x, y) for x, y in stones]
-        forms.append((tuple(sorted(moved[0::2])), tuple(sorted(moved[1::2]))))
-    return min(forms)
-
-
-def held_out_positions(paths: Iterable[str | Path], width: int, height: int) -> set[tuple]:
-    """The canonical forms of every opening in the held-out opening files `paths` that fits the board."""
-    from monte.tournaments.openings import load_openings
-
-    forms = set()
-    for path in paths:
-        openings, _ = load_openings(path, width, height)
-        forms |= {canonical(o.stones, width, height) for o in openings}
-    return forms
 
 
 def _row_arrays(st, board: Board, me: int) -> tuple[np.ndarray, ...] | None:

@@ -4,16 +4,11 @@ to run)."""
 from __future__ import annotations
 
 import argparse
-import glob
 import sys
 from pathlib import Path
 
 from monte.errors import UsageError
-from monte.lab.fit_eval_command import held_out
-
-OPENINGS = Path(__file__).resolve().parent.parent / "tournaments" / "openings"
-"""The shipped opening files (package data of monte.tournaments when installed, the folder in a checkout)."""
-
+from monte.lab.held_out import learnable, shipped_held_out_files
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The games, whose moves count, and where the weights go."""
@@ -40,20 +35,10 @@ def run(args: argparse.Namespace) -> int:
     from monte.lab import fit_policy
     from monte.tournaments.records import read_jsonl
 
-    excluded_files = (args.exclude_openings if args.exclude_openings is not None
-                      else sorted(glob.glob(str(OPENINGS / "*-test.txt"))))
+    excluded_files = args.exclude_openings if args.exclude_openings is not None else shipped_held_out_files()
     records = [record for path in args.games for record in read_jsonl(path)]
-    forms: dict[tuple[int, int], set] = {}
-    kept = []
-    for record in records:
-        size = (record.width, record.height)
-        if size not in forms:
-            forms[size] = fit_policy.held_out_positions(excluded_files, *size)
-        if held_out(record.opening_id) or fit_policy.canonical(record.opening, *size) in forms[size]:
-            continue
-        kept.append(record)
-    if len(kept) < len(records):
-        left = len(records) - len(kept)
+    kept, left = learnable(records, excluded_files)
+    if left:
         print(f"left out: {left} game{'s' * (left != 1)} played from held-out openings", file=sys.stderr)
     learn_from = {name for name in args.learn_from.split(",") if name} or None
     examples = fit_policy.collect(kept, learn_from)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from monte.errors import UsageError
-from monte.lab.fit_eval_command import HELD_OUT_MARK
+from monte.lab.held_out import HELD_OUT_MARK
 
 DEFAULT_OPENINGS = "freestyle15-balanced-fit.txt"
 

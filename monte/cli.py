@@ -69,6 +69,8 @@ COMMANDS: list[Command] = [
             "monte.lab.fit_eval_command"),
     Command("fit-policy", "fit the learned move policy (the search's priors) to strong engines' moves",
             "monte.lab.fit_policy_command"),
+    Command("label-positions", "a judge engine's evaluation of played positions (the value network's data)",
+            "monte.lab.label_positions_command"),
     Command("selfplay", "games of Monte against itself at a fixed node budget, for fit-eval (every core or Dask)",
             "monte.lab.selfplay_command"),
     Command("games", "play tic-tac-toe or Connect Four against the engine in the terminal",

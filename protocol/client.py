@@ -382,6 +382,26 @@ class BrainClient:
         lines = ["BOARD", *(f"{x},{y},{field}" for x, y, field in stones), "DONE"]
         return self._request_move(lines, f"BOARD ({len(stones)} stones)", timeout_s)
 
+    def await_listening(self, attempts: int = 20, wait_s: float = 0.25) -> bool:
+        """Send ABOUT until the brain answers, at most `attempts` times `wait_s` apart; whether it answered.
+
+        For a brain that drops a command arriving while it winds its search down (Rapfi does), before the next
+        request: an answer to ABOUT means it listens again. A late answer to an earlier ABOUT may still come; it
+        is taken as chat before the next request (``garbage="ignore"``), so use this only with that policy."""
+        for _ in range(attempts):
+            self._send(["ABOUT"])
+            deadline = time.monotonic() + wait_s
+            while (left := deadline - time.monotonic()) > 0 and not self._eof:
+                try:
+                    item = self._lines.get(timeout=left)
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._eof = True
+                elif parse_about(item[1]):
+                    return True
+        return False
+
     def stop_thinking(self) -> None:
         """Ask the brain to answer now (YXSTOP); its move still arrives through the pending request.
 

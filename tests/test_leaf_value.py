@@ -1,11 +1,11 @@
 """The search's leaf value read from the incrementally kept state equals the value computed afresh.
 
-The learned evaluation (``brain.evaluation``) is a weighted sum of counts -- line patterns and cell classes per side
--- that ``brain.position`` keeps up to date on every make and unmake; the hand-set one reads the same state's class
-counts and score sums. Neither rescans the board at a leaf, so a count gone stale would silently change every
+The value network (``brain.evaluation``) reads counts -- line patterns and cell classes per side, and the stones
+-- that ``brain.position`` keeps up to date on every make and unmake; the hand-set evaluation reads the same state's
+class counts and score sums. Neither rescans the board at a leaf, so a count gone stale would silently change every
 value the search backs up. Random games, played forward and taken back, under every rule and on a board that is not
 square, check at every ply that ``evaluate`` on the kept state gives what it gives on a state built from the stones
-alone, and that the learned logit is the fitting tool's weights times its features (``features``, plain numpy).
+alone, and that the network's logit is what the fitting tool computes from its inputs (plain numpy).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from monte.brain.board import BLACK, MOVE_OK, WHITE, Board
-from monte.brain.evaluation import WEIGHTS, features, learned_logit
+from monte.brain import value_weights as vw
+from monte.brain.evaluation import network_inputs, network_logit
 from monte.brain.mcts import evaluate
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -32,9 +33,10 @@ def assert_leaf_values_match_a_rebuild(st: State, board: Board) -> None:
     fresh = new_state(board)
     for color in (BLACK, WHITE):
         me = color - 1
-        logit = learned_logit(st, me)
-        assert logit == pytest.approx(learned_logit(fresh, me), abs=1e-9)
-        assert logit == pytest.approx(float(features(fresh, me) @ WEIGHTS[:-1] + WEIGHTS[-1]), abs=1e-9)
+        logit = network_logit(st, me)
+        assert logit == pytest.approx(network_logit(fresh, me), abs=1e-9)
+        hidden = np.maximum(network_inputs(fresh, me) @ vw.W1 + vw.B1, 0.0)
+        assert logit == pytest.approx(float(hidden @ vw.W2 + vw.B2), abs=1e-9)
         for params in (LEARNED, HAND_SET):
             value, proof = evaluate(st, color, params)
             fresh_value, fresh_proof = evaluate(fresh, color, params)

@@ -11,7 +11,7 @@ import pytest
 
 from monte import cli
 from monte.brain.board import Board
-from monte.lab import fit_eval
+from monte.lab import fit_value
 from monte.lab.selfplay import Job, Recipe, play
 from monte.lab.selfplay_pool import results
 from monte.tournaments.records import Termination, read_jsonl
@@ -47,11 +47,11 @@ def test_a_tiny_run_writes_finished_games_that_fit_eval_learns_from(tmp_path, ca
         assert sum(n for _, _, n in first["visits"]) > 100 and 0.0 <= first["winrate"] <= 1.0
         # past the drawn plies the move played is the one the search chose
         assert all(tuple(s["move"]) == (x, y) for s, (x, y, _) in zip(search[4:], record.moves[4:]))
-    examples = fit_eval.collect(records)
-    assert examples.x.shape[0] > 0 and set(examples.y.tolist()) <= {0.0, 0.5, 1.0}
+    examples = fit_value.from_games(records)
+    assert examples.size > 0 and set(examples.y.tolist()) <= {0.0, 0.5, 1.0}
     capsys.readouterr()
-    assert cli.main(["fit-eval", str(out), "--holdout", "0"]) == 0
-    assert "WEIGHTS = np.array([" in capsys.readouterr().out
+    assert cli.main(["fit-eval", str(out), "--holdout", "0.2", "--steps", "20"]) == 0
+    assert "0 labelled positions" in capsys.readouterr().out
 
 
 def test_a_run_continues_where_it_stopped_and_refuses_another_recipe(tmp_path, capsys):

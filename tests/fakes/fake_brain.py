@@ -8,7 +8,9 @@ the board is still empty); offboard (answer x = width at move N); slow (sleep --
 refuse (answer ERROR to move N, and UNKNOWN to ABOUT); complain (an ERROR line, then a legal move, at move N,
 as a brain reports a setting it cannot meet); gate (answer move N only once the file --gate exists); start-error (answer ERROR to START); crash-on-start (exit 4
 on START); spawn-child (start a sleeping child process and announce its pid as ``MESSAGE child <pid>``, to prove
-that a manager kills the whole process group). Each legal move comes after a ``MESSAGE fake move <n>`` line.
+that a manager kills the whole process group); judge (before each move, Rapfi's realtime line with ``Eval`` ten times
+the stones on the board, then, like Rapfi winding its search down, drop the next command). Each legal move comes
+after a ``MESSAGE fake move <n>`` line.
 Moves are counted per game from 1; BEGIN, TURN and BOARD each ask for one. Stdlib only, so it starts fast.
 """
 
@@ -22,7 +24,7 @@ import sys
 import time
 
 MOVE_MODES = ("crash", "hang", "garbage", "occupied", "offboard", "slow", "refuse", "complain", "gate")
-MODES = ("good", *MOVE_MODES, "start-error", "crash-on-start", "spawn-child")
+MODES = ("good", *MOVE_MODES, "start-error", "crash-on-start", "spawn-child", "judge")
 
 
 class FakeBrain:
@@ -37,6 +39,7 @@ class FakeBrain:
         self.stones: set[tuple[int, int]] = set()
         self.moves_asked = 0
         self.misbehaved = False
+        self.deaf = False
 
     def reply(self, line: str) -> None:
         """One protocol line to stdout, flushed (a manager reads it at once)."""
@@ -69,6 +72,9 @@ class FakeBrain:
             self.misbehaved = True
             if self.misbehave():
                 return
+        if self.mode == "judge":
+            self.reply(f"MESSAGE Speed 1K | Depth 3-5 | Eval {10 * len(self.stones)} | Node 100 | Time 1ms")
+            self.deaf = True
         x, y = self.legal_move()
         self.stones.add((x, y))
         self.reply(f"MESSAGE fake move {self.moves_asked}")
@@ -110,6 +116,9 @@ class FakeBrain:
         """Act on one command line."""
         words = line.split(maxsplit=1)
         if not words:
+            return
+        if self.deaf:
+            self.deaf = False
             return
         command, arg = words[0].upper(), (words[1] if len(words) > 1 else "")
         if command == "START":

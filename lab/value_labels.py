@@ -1,0 +1,109 @@
+"""Positions labelled by a strong engine's evaluation: what the value network learns from (``monte label-positions``).
+
+A game's result says little about most of its positions: a won game passes through even ones, and a blunder late
+in it relabels every position before. A judge that searches each position (Rapfi at a fixed node count) says what
+each one is worth, which is why the value network is fitted to such labels rather than to results alone (cf.
+Texel's method, ``monte.lab.fit_eval``): its evaluation read as a win rate, ``sigmoid(eval / JUDGE_SCALE)``, or 1 and
+0 for a mate it found.
+
+The positions come from played games (every distinct position from the opening's end on, in a shuffled order so that
+any prefix of the file is a fair sample), never from games of held-out openings (``monte.lab.held_out``). The file
+is JSON lines, one position each, and a run that stops can be resumed: positions already in it are not asked again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from monte.lab.position_judge import Verdict
+from monte.tournaments.records import GameRecord
+
+JUDGE_SCALE = 200.0
+"""Rapfi's evaluation is a win rate through this logistic scale (its ``ScalingFactor``, whose default is 200)."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """One position and the judge's verdict on it, for the side to move."""
+
+    width: int
+    height: int
+    rule: int
+    stones: tuple[tuple[int, int], ...]
+    """Black first, colours alternating: the side to move is black when their number is even."""
+    eval: int
+    """The judge's evaluation, or +-(MATE_SCORE - plies) for a mate."""
+    mate: int
+    """Plies to a forced win (> 0) or loss (< 0); 0 if none was found."""
+    nodes: int
+    move: tuple[int, int]
+    """The move the judge would play."""
+
+    @property
+    def winrate(self) -> float:
+        """The verdict as the side to move's chance to win."""
+        if self.mate:
+            return 1.0 if self.mate > 0 else 0.0
+        return 1.0 / (1.0 + math.exp(-self.eval / JUDGE_SCALE))
+
+    def line(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+
+def read_labels(path: str | Path) -> list[Label]:
+    """The labels of a file written by ``label_positions`` (gzipped if its name ends in .gz); a line that is not one
+    is a ValueError naming it."""
+    labels = []
+    with (gzip.open if str(path).endswith(".gz") else open)(path, "rt", encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                labels.append(Label(int(d["width"]), int(d["height"]), int(d["rule"]),
+                                    tuple((int(x), int(y)) for x, y in d["stones"]), int(d["eval"]), int(d["mate"]),
+                                    int(d["nodes"]), (int(d["move"][0]), int(d["move"][1]))))
+            except (ValueError, KeyError, TypeError, IndexError) as exc:
+                raise ValueError(f"{path}:{number}: not a labelled position ({exc})") from None
+    return labels
+
+
+def game_positions(records: Iterable[GameRecord], skip_plies: int = 4,
+                   seed: int = 1) -> list[tuple[int, int, int, tuple[tuple[int, int], ...]]]:
+    """Every distinct position (width, height, rule, stones) of `records` from ply `skip_plies` on, before each
+    game's last move, shuffled with `seed`."""
+    seen: dict[tuple, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+    for record in records:
+        stones = [tuple(stone) for stone in record.opening] + [(x, y) for x, y, _ in record.moves]
+        for ply in range(max(skip_plies, 1), len(stones)):
+            position = tuple(stones[:ply])
+            seen.setdefault(label_key(record.width, record.height, record.rule, position), (record.width, record.height, record.rule, position))
+    positions = list(seen.values())
+    random.Random(seed).shuffle(positions)
+    return positions
+
+
+def label_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]],
+                    verdict: Callable[[int, int, int, Sequence[tuple[int, int]]], Verdict | None],
+                    done: set[tuple] = frozenset()) -> Iterator[Label | None]:
+    """The judge's label of each position not in `done` (keys as ``label_key``), in order; None where it gave no
+    evaluation (a move it played without searching, or a failure)."""
+    for width, height, rule, stones in positions:
+        if label_key(width, height, rule, stones) in done:
+            continue
+        v = verdict(width, height, rule, stones)
+        if v is None:
+            yield None
+            continue
+        yield Label(width, height, rule, tuple(stones), v.eval, v.mate, v.nodes, v.move)
+
+
+def label_key(width: int, height: int, rule: int, stones: Sequence[tuple[int, int]]) -> tuple:
+    """What makes two positions the same: the board, the rule, and each side's stones."""
+    return (width, height, rule, frozenset(stones[0::2]), frozenset(stones[1::2]))
