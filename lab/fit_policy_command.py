@@ -12,7 +12,10 @@ from monte.lab.held_out import learnable, shipped_held_out_files
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The games, whose moves count, and where the weights go."""
-    parser.add_argument("games", nargs="+", help="games.jsonl files of tournament runs")
+    parser.add_argument("games", nargs="*", help="games.jsonl files of tournament runs")
+    parser.add_argument("--labels", nargs="+", default=[], metavar="FILE",
+                        help="labelled positions (monte label-positions): the judge's move in each is learned too "
+                             "(their games were chosen when they were labelled)")
     parser.add_argument("--learn-from", default="", metavar="NAME,NAME",
                         help="the engines (as named in the games) whose moves are learned; default: every engine's")
     parser.add_argument("--exclude-openings", nargs="*", default=None, metavar="FILE",
@@ -35,12 +38,23 @@ def run(args: argparse.Namespace) -> int:
     from monte.lab import fit_policy
     from monte.tournaments.records import read_jsonl
 
+    if not args.games and not args.labels:
+        raise UsageError("nothing to learn from: give games.jsonl files, --labels files, or both")
+    from monte.lab.value_labels import JUDGE, read_labels
+
     excluded_files = args.exclude_openings if args.exclude_openings is not None else shipped_held_out_files()
     records = [record for path in args.games for record in read_jsonl(path)]
     kept, left = learnable(records, excluded_files)
     if left:
         print(f"left out: {left} game{'s' * (left != 1)} played from held-out openings", file=sys.stderr)
     learn_from = {name for name in args.learn_from.split(",") if name} or None
+    try:
+        labels = [label for path in args.labels for label in read_labels(path)]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if labels and learn_from is not None:
+        learn_from.add(JUDGE)
+    kept += [label.as_move_record(number) for number, label in enumerate(labels, len(kept))]
     examples = fit_policy.collect(kept, learn_from)
     if examples.positions == 0:
         raise UsageError("no position to learn from: no move of the engines named was made in the games given")
@@ -53,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     lines += fit_policy.judged_lines(weights, train, "fitted games")
     print("\n".join(lines))
     if args.write:
-        sources = ", ".join(Path(p).parent.name or p for p in args.games)
+        sources = ", ".join([*(Path(p).parent.name or p for p in args.games), *(Path(p).name for p in args.labels)])
         summary = [f"Fitted to {sources}; held out: {', '.join(Path(f).name for f in excluded_files) or 'nothing'}.",
                    "", *lines]
         Path(args.write).write_text(fit_policy.weights_module(weights, summary), encoding="utf-8")

@@ -2,8 +2,8 @@
 
 A game's result says little about most of its positions: a won game passes through even ones, and a blunder late
 in it relabels every position before. A judge that searches each position (Rapfi at a fixed node count) says what
-each one is worth, which is why the value network is fitted to such labels rather than to results alone (cf.
-Texel's method, ``monte.lab.fit_eval``): its evaluation read as a win rate, ``sigmoid(eval / JUDGE_SCALE)``, or 1 and
+each one is worth, which is why the value network is fitted to such labels rather than to results alone (Texel's
+method, which ``monte fit-eval`` also offers for game files): its evaluation read as a win rate, ``sigmoid(eval / JUDGE_SCALE)``, or 1 and
 0 for a mate it found.
 
 The positions come from played games (every distinct position from the opening's end on, in a shuffled order so that
@@ -22,10 +22,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from monte.lab.position_judge import Verdict
-from monte.tournaments.records import GameRecord
+from monte.tournaments.records import GameRecord, Termination
 
 JUDGE_SCALE = 200.0
 """Rapfi's evaluation is a win rate through this logistic scale (its ``ScalingFactor``, whose default is 200)."""
+JUDGE = "judge"
+"""The judge's name in the one-move games of ``Label.as_move_record``."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,16 @@ class Label:
 
     def line(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
+
+    def as_move_record(self, number: int) -> GameRecord:
+        """The position and the judge's move as a one-move game (the stones as its opening, the judge, named
+        JUDGE, to move), the form ``monte fit-policy`` learns moves from."""
+        black_moves = len(self.stones) % 2 == 0
+        return GameRecord(game_id=number, pairing=(JUDGE, "-"), pair_index=number,
+                          black=JUDGE if black_moves else "-", white="-" if black_moves else JUDGE,
+                          width=self.width, height=self.height, rule=self.rule, opening=list(self.stones),
+                          moves=[(*self.move, 0)], winner=None, termination=Termination.INTERRUPTED,
+                          detail="a judged position", opening_id=f"label:{number}")
 
 
 def read_labels(path: str | Path) -> list[Label]:

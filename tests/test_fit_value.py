@@ -1,11 +1,10 @@
-"""monte label-positions and monte fit-eval: positions judged by an engine (a fake one here), game positions
-labelled with the result for the side to move, a network that learns a planted rule, and the module it writes."""
+"""monte fit-eval: judged positions learned toward the judge's win rate, game positions toward the result for the side
+to move, a network that learns a rule no weighted sum can, the kernel computing what the tool fits, and the module
+it writes."""
 
 from __future__ import annotations
 
 import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,12 +15,9 @@ from monte.brain.board import Board
 from monte.brain.evaluation import NETWORK_INPUTS, network_inputs, network_logit
 from monte.brain.position import make, new_state
 from monte.lab import fit_value
-from monte.lab.position_judge import MATE_SCORE, KeptJudge
-from monte.lab.value_labels import JUDGE_SCALE, Label, game_positions, read_labels
+from monte.lab.position_judge import MATE_SCORE
+from monte.lab.value_labels import JUDGE_SCALE, Label
 from monte.tournaments.records import GameRecord, Termination, append_jsonl
-
-FAKE_JUDGE = [sys.executable, str(Path(__file__).parent / "fakes" / "fake_brain.py"), "--mode", "judge"]
-
 
 def record(moves: list[tuple[int, int]], winner: str | None, termination: Termination = Termination.FIVE,
            game_id: int = 1, opening_id: str = "random:0") -> GameRecord:
@@ -83,31 +79,6 @@ def test_the_kernel_computes_what_the_fitting_tool_reads():
         for me in (0, 1):
             p = shipped.probability(network_inputs(st, me)[None])[0]
             assert p == pytest.approx(1 / (1 + np.exp(-network_logit(st, me))), abs=1e-9)
-
-
-def test_label_positions_asks_a_judge_that_drops_commands_and_continues_a_file(tmp_path, capsys):
-    games, out = tmp_path / "games.jsonl", tmp_path / "labels.jsonl"
-    append_jsonl(games, record(BLACK_WINS, "a"))
-    append_jsonl(games, record(BLACK_WINS, "a", game_id=2, opening_id="mine-test.txt:1"))  # held out: never asked
-    judge = " ".join(FAKE_JUDGE)
-    assert cli.main(["label-positions", str(games), "--judge", judge, "--out", str(out), "--limit", "3"]) == 0
-    assert len(read_labels(out)) == 3
-    assert cli.main(["label-positions", str(games), "--judge", judge, "--out", str(out), "--skip-plies", "1"]) == 0
-    labels = read_labels(out)
-    assert len(labels) == 8 and len({lb.stones for lb in labels}) == 8  # plies 1..8, none asked twice
-    assert all(lb.eval == 10 * len(lb.stones) and lb.nodes == 100 for lb in labels)
-    assert "left out: 1 game played from held-out openings" in capsys.readouterr().err
-
-
-def test_a_kept_judge_is_not_restarted_for_a_dropped_command():
-    with KeptJudge(FAKE_JUDGE, 100, 15, 15) as judge:
-        verdicts = [judge.verdict(stones) for stones in ([(7, 7)], [(7, 7), (8, 8)], [(7, 7), (8, 8), (6, 6)])]
-    assert [v.eval for v in verdicts] == [10, 20, 30] and judge.restarts == 0
-
-
-def test_positions_are_distinct_and_their_order_is_a_shuffle():
-    positions = game_positions([record(BLACK_WINS, "a"), record(BLACK_WINS, "a", game_id=2)], skip_plies=1)
-    assert sorted(len(p[3]) for p in positions) == list(range(1, 9))
 
 
 def test_fit_eval_judges_the_fit_and_writes_a_module_that_loads(tmp_path, capsys):
