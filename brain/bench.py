@@ -4,7 +4,7 @@ Speed is measured on the compiled search kernels alone (no root VCF, no protocol
 median of several runs. The time is the measuring thread's CPU time (``time.thread_time``), not the wall clock: on a
 machine shared with other jobs a run then counts only the time the search really ran, so the figures and their ratios
 hold under load (cache and memory contention aside). Monte runs with each leaf evaluation (``Params.eval_model``: 1
-the learned one, the default; 0 the hand-set one), and the runs of the engines alternate, so that each ratio is
+the value network, the default; 0 the hand-set one), and the runs of the engines alternate, so that each ratio is
 measured under the same conditions. The positions are move lists from Monte's own self-play, so anyone can rebuild
 them.
 """
@@ -95,7 +95,7 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     def run() -> int:
         # a tree about to be reclaimed starts again (the speed of a growing tree, not of reclaims), and so does a
         # proven root: its search ends at once, and a run that counted the idle time after it would measure nothing
-        # (the learned evaluation's search proves the 20x20 middle game in about 50k iterations)
+        # (the logistic evaluation's search proved the 20x20 middle game in about 50k iterations)
         if fill(tree) > BENCH_FILL or tree.proven[0] != 0:
             reset_tree(tree)
         return int(search(st, tree, board.to_move, 2000, params, ws, vs, limits))
@@ -124,7 +124,7 @@ ENGINES: dict[str, Callable[[Board, float], float]] = {
     "mcts0": lambda board, seconds: mcts_speed(board, seconds, Params(eval_model=0)),
     "uct": uct_speed,
 }
-"""Monte with the learned leaf evaluation (its default), Monte with the hand-set one, plain UCT."""
+"""Monte with the value network (its default), Monte with the hand-set evaluation, plain UCT."""
 
 
 def run_bench(seconds: float = 2.0, repeats: int = 3) -> list[BenchResult]:
@@ -158,7 +158,7 @@ def report(seconds: float, repeats: int, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"results": [asdict(r) for r in results], "over_uct": ratios}, indent=2))
     else:
-        print("mcts: Monte, learned leaf evaluation (eval_model=1, the default); mcts0: hand-set (eval_model=0); "
+        print("mcts: Monte, value network (eval_model=1, the default); mcts0: hand-set evaluation (eval_model=0); "
               "iterations per CPU second")
         for r in results:
             print(r.line())

@@ -1,4 +1,4 @@
-"""``monte selfplay``: Monte against itself at a fixed node budget a move, games for the learned evaluation to fit.
+"""``monte selfplay``: Monte against itself at a fixed node budget a move, games for the value network to fit.
 
 A node budget (``ThinkLimits.max_nodes``) makes every move depend on the position alone, not on the machine's load,
 so the same job gives the same game on a laptop, a loaded server or a Dask worker. The search is deterministic, so

@@ -65,7 +65,7 @@ COMMANDS: list[Command] = [
             "monte.analysis.render"),
     Command("gui", "a web board: play, watch engines, replay a tournament's games in the browser",
             "monte.web.command"),
-    Command("fit-eval", "fit the learned evaluation (pbrain-monte --set eval_model=1) to played games (Texel)",
+    Command("fit-eval", "fit the value network (the leaf value) to judged positions and to played games",
             "monte.lab.fit_eval_command"),
     Command("fit-policy", "fit the learned move policy (the search's priors) to strong engines' moves",
             "monte.lab.fit_policy_command"),
