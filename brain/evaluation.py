@@ -29,8 +29,8 @@ from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
 FEATURES_PER_SIDE = (P_FIVE - P_TWO_C + 1) + (C_FIVE - C_WEAK + 1)
 """7 pattern counts and 8 class counts for each side."""
 
-LOG_TABLE = np.log1p(np.arange(1024.0))
-"""log(1 + n) for the counts the network reads (clamped at the table's end)."""
+LOG_TABLE = np.log1p(np.arange(4 * 32 * 32 + 1.0))
+"""log(1 + n) for every count the network reads on boards up to 32x32 (4 directions of 1,024 cells at most)."""
 NETWORK_INPUTS = 2 * FEATURES_PER_SIDE + 1
 if W1.shape != (NETWORK_INPUTS, HIDDEN) or HIDDEN > SCRATCH:
     raise ImportError(f"brain/value_weights.py holds a {W1.shape} network; this code reads {NETWORK_INPUTS} inputs "
