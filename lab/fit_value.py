@@ -124,7 +124,8 @@ def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
 
 def fit(ex: Examples, hidden: int = 32, steps: int = 4000, rate: float = 0.01, l2: float = 1e-4,
         seed: int = 0) -> Network:
-    """The network minimising cross-entropy to the targets (full-batch Adam; He-style initial weights)."""
+    """The network minimising cross-entropy to the targets (full-batch Adam from random weights of scale
+    1/sqrt(fan-in), seeded by `seed`)."""
     rng = np.random.default_rng(seed)
     params = [rng.normal(0.0, 1.0 / np.sqrt(NETWORK_INPUTS), (NETWORK_INPUTS, hidden)), np.zeros(hidden),
               rng.normal(0.0, 1.0 / np.sqrt(hidden), hidden), np.zeros(1)]

@@ -3,8 +3,8 @@
 A game's result says little about most of its positions: a won game passes through even ones, and a blunder late
 in it relabels every position before. A judge that searches each position (Rapfi at a fixed node count) says what
 each one is worth, which is why the value network is fitted to such labels rather than to results alone (Texel's
-method, which ``monte fit-eval`` also offers for game files): its evaluation read as a win rate, ``sigmoid(eval / JUDGE_SCALE)``, or 1 and
-0 for a mate it found.
+method, which ``monte fit-eval`` also offers for game files): its evaluation read as a win rate,
+``sigmoid(eval / JUDGE_SCALE)``, or 1 and 0 for a mate it found.
 
 The positions come from played games (every distinct position from the opening's end on, in a shuffled order so that
 any prefix of the file is a fair sample), never from games of held-out openings (``monte.lab.held_out``). The file
@@ -94,8 +94,8 @@ def game_positions(records: Iterable[GameRecord], skip_plies: int = 4,
     for record in records:
         stones = [tuple(stone) for stone in record.opening] + [(x, y) for x, y, _ in record.moves]
         for ply in range(max(skip_plies, 1), len(stones)):
-            position = tuple(stones[:ply])
-            seen.setdefault(label_key(record.width, record.height, record.rule, position), (record.width, record.height, record.rule, position))
+            position = (record.width, record.height, record.rule, tuple(stones[:ply]))
+            seen.setdefault(label_key(*position), position)
     positions = list(seen.values())
     random.Random(seed).shuffle(positions)
     return positions
