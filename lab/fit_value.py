@@ -10,7 +10,7 @@ probability -- and the weights written are refitted on everything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +19,7 @@ from monte.brain.board import Board
 from monte.brain.evaluation import NETWORK_INPUTS, network_inputs
 from monte.brain.mcts import Params, evaluate
 from monte.brain.patterns import C_FIVE
-from monte.brain.position import State, make, new_state
+from monte.brain.position import make, new_state
 from monte.lab.value_labels import Label
 from monte.tournaments.records import GameRecord, Termination
 
@@ -58,57 +58,50 @@ class Network:
         return 1.0 / (1.0 + np.exp(-(np.maximum(x @ self.w1 + self.b1, 0.0) @ self.w2 + self.b2)))
 
 
-def _decided(st: State, colour: int) -> bool:
-    """Whether the side to move (`colour`) has a five to play or faces two: the search never evaluates those."""
-    return st.cls_count[colour - 1, C_FIVE] > 0 or st.cls_count[2 - colour, C_FIVE] > 1
+def _evaluated_positions(width: int, height: int, rule: int, stones: Sequence[tuple[int, int]],
+                         from_ply: int) -> Iterator[tuple[int, np.ndarray, float]]:
+    """Replay `stones` (black first, colours alternating) and give, at each ply from `from_ply` on (0: before the
+    first stone), the colour to move, the network's inputs and the hand-set value -- for the positions the search
+    would evaluate (a five to play, or two to face, are proofs, never values)."""
+    board = Board(width, height, rule)
+    st = new_state(board)
+    colour = 1
+    for ply in range(len(stones) + 1):
+        if ply:
+            x, y = stones[ply - 1]
+            make(st, board.index(x, y), colour)
+            colour = 3 - colour
+        decided = st.cls_count[colour - 1, C_FIVE] > 0 or st.cls_count[2 - colour, C_FIVE] > 1
+        if ply >= from_ply and not decided:
+            yield colour, network_inputs(st, colour - 1), float(evaluate(st, colour, HAND_SET)[0])
 
 
-def _examples(rows: list[np.ndarray], targets: list[float], hand: list[float]) -> Examples:
+def _examples(found: Sequence[tuple[np.ndarray, float, float]]) -> Examples:
+    """Examples from (inputs, target, hand-set value) triples."""
+    rows, targets, hand = zip(*found) if found else ((), (), ())
     return Examples(np.array(rows, dtype=np.float64).reshape(-1, NETWORK_INPUTS), np.array(targets, dtype=np.float64),
                     np.array(hand, dtype=np.float64))
 
 
 def from_labels(labels: Iterable[Label]) -> Examples:
     """One example per labelled position the search would evaluate, its target the judge's win rate."""
-    rows, targets, hand = [], [], []
-    boards: dict[tuple[int, int, int], Board] = {}
-    for label in labels:
-        key = (label.width, label.height, label.rule)
-        board = boards.setdefault(key, Board(*key))
-        st = new_state(board)
-        colour = 1
-        for x, y in label.stones:
-            make(st, board.index(x, y), colour)
-            colour = 3 - colour
-        if _decided(st, colour):
-            continue
-        rows.append(network_inputs(st, colour - 1))
-        targets.append(label.winrate)
-        hand.append(float(evaluate(st, colour, HAND_SET)[0]))
-    return _examples(rows, targets, hand)
+    return _examples([(inputs, label.winrate, hand) for label in labels
+                      for _, inputs, hand in _evaluated_positions(label.width, label.height, label.rule, label.stones,
+                                                                  len(label.stones))])
 
 
 def from_games(records: Iterable[GameRecord], skip_plies: int = 4) -> Examples:
     """One example per position of each game that ended on the board, from ply `skip_plies` on, its target the
     game's result for the side to move."""
-    rows, targets, hand = [], [], []
+    found = []
     for record in records:
         if record.termination not in ON_THE_BOARD:
             continue
-        board = Board(record.width, record.height, record.rule)
-        st = new_state(board)
         winner = 0 if record.winner is None else (1 if record.winner == record.black else 2)
-        colour = 1
         stones = [tuple(stone) for stone in record.opening] + [(x, y) for x, y, _ in record.moves]
-        for ply, (x, y) in enumerate(stones, 1):
-            make(st, board.index(x, y), colour)
-            colour = 3 - colour
-            if ply < skip_plies or _decided(st, colour):
-                continue
-            rows.append(network_inputs(st, colour - 1))
-            targets.append(0.5 if winner == 0 else float(winner == colour))
-            hand.append(float(evaluate(st, colour, HAND_SET)[0]))
-    return _examples(rows, targets, hand)
+        found += [(inputs, 0.5 if winner == 0 else float(winner == colour), hand) for colour, inputs, hand
+                  in _evaluated_positions(record.width, record.height, record.rule, stones, max(skip_plies, 1))]
+    return _examples(found)
 
 
 def joined(parts: Sequence[Examples]) -> Examples:
