@@ -24,6 +24,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="label at most this many positions (default: all)")
     parser.add_argument("--skip-plies", type=int, default=4,
                         help="positions before this ply are not labelled (default 4: after a 3-stone opening)")
+    parser.add_argument("--tree-nodes", type=int, default=0, metavar="N",
+                        help="label positions of Monte's search tree instead: from each game position (at most "
+                             "--limit of them), a search of N nodes, and --per-tree of its nodes drawn at random "
+                             "(default 0: the game positions themselves)")
+    parser.add_argument("--per-tree", type=int, default=4, help="tree nodes drawn from each search (default 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the positions' order (default 1)")
     parser.add_argument("--exclude-openings", nargs="*", default=None, metavar="FILE",
                         help="opening files whose games are not labelled, matched under the board's symmetries "
@@ -34,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
     """Label the positions the file does not hold yet, reporting progress on stderr."""
     if args.nodes < 1:
         raise UsageError(f"--nodes must be positive, not {args.nodes}")
+    if args.tree_nodes < 0 or args.per_tree < 1:
+        raise UsageError("--tree-nodes must be 0 or more and --per-tree positive")
     from monte.lab.position_judge import KeptJudge
-    from monte.lab.value_labels import game_positions, label_key, label_positions, read_labels
+    from monte.lab.value_labels import game_positions, label_key, label_positions, read_labels, tree_positions
     from monte.tournaments.records import read_jsonl
 
     excluded = args.exclude_openings if args.exclude_openings is not None else shipped_held_out_files()
@@ -45,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     positions = game_positions(records, args.skip_plies, args.seed)
     if args.limit:
         positions = positions[:args.limit]
+    if args.tree_nodes > 0:
+        print(f"searching {len(positions)} positions, {args.tree_nodes} nodes each", file=sys.stderr)
+        positions = tree_positions(positions, args.tree_nodes, args.per_tree, args.seed)
     try:
         done = {label_key(lb.width, lb.height, lb.rule, lb.stones) for lb in read_labels(args.out)}
     except FileNotFoundError:

@@ -18,11 +18,15 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from monte.lab.position_judge import Verdict
 from monte.tournaments.records import GameRecord, Termination
+
+if TYPE_CHECKING:
+    from monte.brain.search_view import TreeNode
 
 JUDGE_SCALE = 200.0
 """Rapfi's evaluation is a win rate through this logistic scale (its ``ScalingFactor``, whose default is 200)."""
@@ -99,6 +103,45 @@ def game_positions(records: Iterable[GameRecord], skip_plies: int = 4,
     positions = list(seen.values())
     random.Random(seed).shuffle(positions)
     return positions
+
+
+def tree_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]], nodes: int,
+                   per_tree: int, seed: int = 1) -> list[tuple[int, int, int, tuple[tuple[int, int], ...]]]:
+    """Positions the search itself evaluates: from each of `positions`, Monte searches `nodes` nodes and `per_tree`
+    of its tree's nodes are drawn at random (the root and the nodes it proved won or lost left out), each as the
+    position it stands for, distinct ones only.
+
+    Why: the value network is asked about the tree's leaves, which are mostly positions no game passes through (a
+    move the search tried and left); labels from game lines alone teach it the positions good players reach."""
+    from monte.brain.board import Board
+    from monte.brain.engine import MctsPlayer
+    from monte.brain.player import ThinkLimits
+    from monte.brain.search_view import analyze
+
+    rng = random.Random(seed)
+    player = MctsPlayer()
+    seen: dict[tuple, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+    for width, height, rule, stones in positions:
+        board = Board(width, height, rule)
+        for x, y in stones:
+            board.play(x, y)
+        limits = replace(ThinkLimits.seconds(3600.0), max_nodes=nodes)
+        tree = analyze(board, limits, top=1, tree_depth=64, tree_width=64, player=player).tree
+        lines: list[tuple[tuple[int, int], ...]] = []
+        _open_lines(tree, (), lines)
+        for line in rng.sample(lines, min(per_tree, len(lines))):
+            position = (width, height, rule, tuple(stones) + line)
+            seen.setdefault(label_key(*position), position)
+    return list(seen.values())
+
+
+def _open_lines(node: "TreeNode | None", line: tuple[tuple[int, int], ...],
+                out: list[tuple[tuple[int, int], ...]]) -> None:
+    """The moves to every node below `node` that the search left unproven, into `out`."""
+    for child in node.children if node is not None else ():
+        if child.proven == 0 and child.move is not None:
+            out.append(line + (child.move,))
+            _open_lines(child, line + (child.move,), out)
 
 
 def label_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]],

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from monte import cli
+from monte.brain.board import MOVE_WINS, Board
 from monte.lab import fit_policy
 from monte.lab.position_judge import KeptJudge
-from monte.lab.value_labels import JUDGE, Label, game_positions, read_labels
+from monte.lab.value_labels import JUDGE, Label, game_positions, label_key, read_labels, tree_positions
 from monte.tournaments.records import GameRecord, Termination, append_jsonl
 
 FAKE_JUDGE = [sys.executable, str(Path(__file__).parent / "fakes" / "fake_brain.py"), "--mode", "judge"]
@@ -48,6 +49,17 @@ def test_a_kept_judge_is_not_restarted_for_a_dropped_command():
 def test_positions_are_distinct_and_their_order_is_a_shuffle():
     positions = game_positions([record(BLACK_WINS, "a"), record(BLACK_WINS, "a", game_id=2)], skip_plies=1)
     assert sorted(len(p[3]) for p in positions) == list(range(1, 9))
+
+
+def test_tree_positions_are_distinct_unfinished_continuations_of_the_searched_positions():
+    start = (15, 15, 0, ((7, 7), (8, 8), (7, 8)))
+    positions = tree_positions([start], nodes=2000, per_tree=8)
+    assert len(positions) == 8 and len({label_key(*p) for p in positions}) == 8
+    for width, height, rule, stones in positions:
+        assert (width, height, rule) == start[:3] and stones[:3] == start[3] and len(stones) > 3
+        assert len(set(stones)) == len(stones)
+        board = Board(width, height, rule)
+        assert all(board.play(x, y) != MOVE_WINS for x, y in stones)  # no line is a game already over
 
 
 def test_a_judged_position_teaches_the_move_policy_the_judge_s_move(tmp_path, capsys):
