@@ -13,7 +13,7 @@ from typing import NamedTuple
 class Params(NamedTuple):
     """Search knobs (tuned by games, not by guess; see the README's strength report)."""
 
-    c_puct: float = 1.6
+    c_puct: float = 2.2
     eval_model: int = 1        # leaf value: 1 = the value network (brain.evaluation), 0 = the hand-set one
     fpu_reduction: float = 0.25
     policy_model: int = 1      # priors: 1 = the learned move policy (brain.policy), 0 = hand-set cell values
