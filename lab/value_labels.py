@@ -7,7 +7,8 @@ method, which ``monte fit-eval`` also offers for game files): its evaluation rea
 ``sigmoid(eval / JUDGE_SCALE)``, or 1 and 0 for a mate it found.
 
 The positions come from played games (every distinct position from the opening's end on, in a shuffled order so that
-any prefix of the file is a fair sample), never from games of held-out openings (``monte.lab.held_out``). The file
+any prefix of the file is a fair sample), or from Monte's search trees grown from them (``tree_positions``), never
+from games of held-out openings (``monte.lab.held_out``). The file
 is JSON lines, one position each, and a run that stops can be resumed: positions already in it are not asked again.
 """
 
