@@ -8,8 +8,8 @@ method, which ``monte fit-eval`` also offers for game files): its evaluation rea
 
 The positions come from played games (every distinct position from the opening's end on, in a shuffled order so that
 any prefix of the file is a fair sample), or from Monte's search trees grown from them (``tree_positions``), never
-from games of held-out openings (``monte.lab.held_out``). The file
-is JSON lines, one position each, and a run that stops can be resumed: positions already in it are not asked again.
+from games of held-out openings (``monte.lab.held_out``). The file is JSON lines, one position each, and a run that
+stops can be resumed: positions already in it are not asked again.
 """
 
 from __future__ import annotations
@@ -141,8 +141,9 @@ def _open_lines(node: "TreeNode | None", line: tuple[tuple[int, int], ...],
     """The moves to every node below `node` that the search left unproven, into `out`."""
     for child in node.children if node is not None else ():
         if child.proven == 0 and child.move is not None:
-            out.append(line + (child.move,))
-            _open_lines(child, line + (child.move,), out)
+            below = line + (child.move,)
+            out.append(below)
+            _open_lines(child, below, out)
 
 
 def label_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]],
