@@ -29,6 +29,9 @@ from monte.tournaments.records import GameRecord, Termination
 if TYPE_CHECKING:
     from monte.brain.search_view import TreeNode
 
+Position = tuple[int, int, int, tuple[tuple[int, int], ...]]
+"""(width, height, rule, stones): a position to label, its stones black first, colours alternating."""
+
 JUDGE_SCALE = 200.0
 """Rapfi's evaluation is a win rate through this logistic scale (its ``ScalingFactor``, whose default is 200)."""
 JUDGE = "judge"
@@ -91,11 +94,10 @@ def read_labels(path: str | Path) -> list[Label]:
     return labels
 
 
-def game_positions(records: Iterable[GameRecord], skip_plies: int = 4,
-                   seed: int = 1) -> list[tuple[int, int, int, tuple[tuple[int, int], ...]]]:
+def game_positions(records: Iterable[GameRecord], skip_plies: int = 4, seed: int = 1) -> list[Position]:
     """Every distinct position (width, height, rule, stones) of `records` from ply `skip_plies` on, before each
     game's last move, shuffled with `seed`."""
-    seen: dict[tuple, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+    seen: dict[tuple, Position] = {}
     for record in records:
         stones = [tuple(stone) for stone in record.opening] + [(x, y) for x, y, _ in record.moves]
         for ply in range(max(skip_plies, 1), len(stones)):
@@ -106,8 +108,7 @@ def game_positions(records: Iterable[GameRecord], skip_plies: int = 4,
     return positions
 
 
-def tree_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]], nodes: int,
-                   per_tree: int, seed: int = 1) -> list[tuple[int, int, int, tuple[tuple[int, int], ...]]]:
+def tree_positions(positions: Sequence[Position], nodes: int, per_tree: int, seed: int = 1) -> list[Position]:
     """Positions the search itself evaluates: from each of `positions`, Monte searches `nodes` nodes and `per_tree`
     of its tree's nodes are drawn at random (the root and the nodes it proved won or lost left out), each as the
     position it stands for, distinct ones only.
@@ -121,7 +122,7 @@ def tree_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int
 
     rng = random.Random(seed)
     player = MctsPlayer()
-    seen: dict[tuple, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+    seen: dict[tuple, Position] = {}
     for width, height, rule, stones in positions:
         board = Board(width, height, rule)
         for x, y in stones:
@@ -146,7 +147,7 @@ def _open_lines(node: "TreeNode | None", line: tuple[tuple[int, int], ...],
             _open_lines(child, below, out)
 
 
-def label_positions(positions: Sequence[tuple[int, int, int, tuple[tuple[int, int], ...]]],
+def label_positions(positions: Sequence[Position],
                     verdict: Callable[[int, int, int, Sequence[tuple[int, int]]], Verdict | None],
                     done: set[tuple] = frozenset()) -> Iterator[Label | None]:
     """The judge's label of each position not in `done` (keys as ``label_key``), in order; None where it gave no
