@@ -38,8 +38,13 @@ SOFT_FRACTION = 1.0
 it, as time saved under a per-turn limit is lost (a search kept to the end also leaves a deeper tree for the next
 move). Only a match clock makes saving worth it (its share per move is then the soft limit)."""
 
-EXPECTED_GAME_STONES = 80
-"""A guess of how many stones a game between engines lasts; sizes the share of the match clock per move."""
+EXPECTED_GAME_STONES = 60
+"""A guess of how many stones a game between engines lasts; sizes the share of the match clock per move. Three in
+four of the 3,130 15x15 freestyle games in tournaments/reports/ (Monte against itself and against the sparring
+engines) ended by 60 stones, half by 39. The guess was 80 (nine games in ten): at Gomocup's fastgame clock Monte then
+spent a median 25 s of its 120 s in its 20 games against Rapfi (73 s at most) and lost 15 of them with the rest
+unspent (tournaments/reports/sparring/spar-fast-41813d9). A game that outlasts the guess is paid for by
+MIN_MOVES_TO_GO."""
 
 MIN_MOVES_TO_GO = 12
 """Never plan for fewer of our own moves than this while the board has room (the guess above can be wrong)."""
