@@ -181,6 +181,9 @@ def _select(tree: Tree, node: int, p: Params) -> int:
     if visits > 0:
         fpu = -tree.wsum[node] / visits - p.fpu_reduction
     sqrt_n = np.sqrt(max(visits, 1))
+    c_puct = p.c_puct
+    if p.c_puct_log > 0.0:
+        c_puct += p.c_puct_log * np.log1p(visits / p.c_puct_base)
     best = -1
     best_score = -1e30
     unvisited_seen = False
@@ -201,7 +204,7 @@ def _select(tree: Tree, node: int, p: Params) -> int:
             v = tree.visits[c]
             if v > 0:
                 q = tree.wsum[c] / v
-        s = q + p.c_puct * tree.e_prior[e] * sqrt_n / (1 + v)
+        s = q + c_puct * tree.e_prior[e] * sqrt_n / (1 + v)
         if s > best_score:
             best_score = s
             best = e
