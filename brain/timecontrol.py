@@ -42,12 +42,18 @@ EXPECTED_GAME_STONES = 60
 """A guess of how many stones a game between engines lasts; sizes the share of the match clock per move. Three in
 four of the 3,130 15x15 freestyle games in tournaments/reports/ (Monte against itself and against the sparring
 engines) ended by 60 stones, half by 39. The guess was 80 (nine games in ten): at Gomocup's fastgame clock Monte then
-spent a median 25 s of its 120 s in its 20 games against Rapfi (73 s at most) and lost 15 of them with the rest
-unspent (tournaments/reports/sparring/spar-fast-41813d9). A game that outlasts the guess is paid for by
-MIN_MOVES_TO_GO."""
+spent a median 20 s of its 120 s in its 20 games against Rapfi, 1.5 s on a median move of its first eight, and lost
+15 of them with the rest unspent (tournaments/reports/sparring/spar-fast-41813d9); planned for 60, 42 s and 4.1 s
+(spar-fast-3f6a8cb). A game that outlasts the guess is paid for by MIN_MOVES_TO_GO."""
 
 MIN_MOVES_TO_GO = 12
 """Never plan for fewer of our own moves than this while the board has room (the guess above can be wrong)."""
+
+REPLY_SECONDS = 0.01
+"""What a reply costs on the manager's clock however fast the brain answers (pipe, wake-up, Python; the runner
+measured 2-4 ms a move on this machine). The match clock keeps this much for each later move the board still has
+room for: in two full-board draws at the fastgame clock Monte reached 0 with 20-30 moves to go and ended 31 and 61 ms
+past its 120 s (inside every manager's tolerance, but past the clock)."""
 
 CLOCK_STRETCH = 2.5
 """How many shares of the match clock one hard move may use at most (the maximum, in optimums)."""
@@ -115,8 +121,9 @@ def move_budget(
 
     - ``timeout_turn`` binds with a safety margin; ``timeout_turn 0`` means a fast move of FAST_MOVE_SECONDS.
     - A match clock at or below zero means the fastest possible move: (0, 0).
-    - A match clock gives a share, ``clock / moves_to_go``, as the soft limit; the hard limit may stretch to
-      CLOCK_STRETCH shares but never reaches the clock minus its safety margin.
+    - A match clock, less REPLY_SECONDS for each later move the board has room for, gives a share,
+      ``clock / moves_to_go``, as the soft limit; the hard limit may stretch to CLOCK_STRETCH shares but never
+      reaches that clock minus its safety margin.
     """
     if timeout_turn_ms <= 0:
         turn_hard = FAST_MOVE_SECONDS
@@ -130,7 +137,10 @@ def move_budget(
     if clock_ms is not None:
         if clock_ms <= 0:
             return MoveBudget(0.0, 0.0)
-        left = clock_ms / 1000.0
+        later_replies = max(0, (empty_cells + 1) // 2 - 1)
+        left = clock_ms / 1000.0 - REPLY_SECONDS * later_replies
+        if left <= 0:
+            return MoveBudget(0.0, 0.0)
         share = left / moves_to_go(stones_played, empty_cells)
         hard_caps += [left - safety_margin(left), CLOCK_STRETCH * share]
         soft_caps.append(share)

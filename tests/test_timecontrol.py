@@ -7,7 +7,7 @@ import pytest
 
 from monte.brain.timecontrol import (
     BIG_DROP, CLOCK_STRETCH, FAST_MOVE_SECONDS, MIN_MARGIN_SECONDS, MIN_MOVES_TO_GO, MIN_VIEW_VISITS, NO_MATCH_LIMIT_MS,
-    LeaderWatch, MoveBudget, leader_safe, match_clock_ms, move_budget, moves_to_go, safety_margin, stop_after,
+    REPLY_SECONDS, LeaderWatch, MoveBudget, leader_safe, match_clock_ms, move_budget, moves_to_go, safety_margin, stop_after,
 )
 
 NO_LIMIT = NO_MATCH_LIMIT_MS
@@ -43,7 +43,7 @@ def test_no_time_left_gives_the_fastest_move(time_left_ms):
 
 def test_match_clock_gives_a_share_of_time_left_when_it_binds():
     budget = move_budget(30000, 180000, 60000, **EARLY)
-    share = 60.0 / moves_to_go(**EARLY)
+    share = (60.0 - REPLY_SECONDS * 110) / moves_to_go(**EARLY)  # 110: the later moves 221 empty cells leave us
     assert budget.soft == pytest.approx(share)
     assert budget.hard == pytest.approx(CLOCK_STRETCH * share)
 
@@ -109,10 +109,25 @@ def test_a_whole_game_at_gomocups_clocks_never_overdraws_the_clock(turn, match):
     assert left > 0
 
 
+@pytest.mark.parametrize("turn, match", [FASTGAME, MAIN])
+def test_a_full_board_game_keeps_enough_clock_for_every_late_reply(turn, match):
+    # Every move spends its maximum and then 4 ms more to reach the manager (the runner measured 2-4 ms): a 15x15
+    # game played to the full board must still end inside the clock.
+    left = match
+    for stones in range(3, 225, 2):
+        soft, hard = move_budget(turn, match, left, stones, 225 - stones)
+        left -= hard * 1000 + 4
+    assert left > 0
+
+
+def test_when_only_the_late_replies_are_paid_for_the_move_is_the_fastest():
+    assert move_budget(5000, 120000, 500, 25, 200) == MoveBudget(0.0, 0.0)
+
+
 def test_at_the_fastgame_clock_the_optimum_is_a_share_below_the_turn_limit():
     # 120 s cannot pay 5 s for every one of ~30 moves: the first move's optimum is a share, the turn its maximum.
     soft, hard = move_budget(*FASTGAME, 120000, 3, 222)
-    assert soft == pytest.approx(120.0 / moves_to_go(3, 222))
+    assert soft == pytest.approx((120.0 - REPLY_SECONDS * 110) / moves_to_go(3, 222))
     assert 3.5 < soft < hard == pytest.approx(5.0 - safety_margin(5.0))
 
 
