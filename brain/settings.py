@@ -62,13 +62,20 @@ class Options:
     quiet_moves: int = 8           # the attacker's quiet moves tried per question (brain.quiet_threats)
 
 
+POSITIVE = frozenset({"c_puct_base"})
+"""Settings that divide in the compiled search: zero or less there would stop the brain, so they are refused here."""
+
+
 def configure(settings: dict[str, str]) -> tuple[Params, Options]:
     """Params and Options with `settings` (name -> text) applied; ValueError names an unknown or bad setting."""
     params, options = Params(), Options()
     for name, text in settings.items():
         if name in Params._fields:
             kind = type(getattr(params, name))
-            params = params._replace(**{name: _parse(name, text, kind)})
+            value = _parse(name, text, kind)
+            if name in POSITIVE and not value > 0:
+                raise ValueError(f"setting {name!r} must be above 0, not {text!r}")
+            params = params._replace(**{name: value})
         elif name in Options.__dataclass_fields__:
             kind = type(getattr(options, name))
             options = replace(options, **{name: _parse(name, text, kind)})

@@ -5,12 +5,13 @@ is the constant-c_puct search it always was."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from monte.brain.bench import board_of
 from monte.brain.limits import new_limits
 from monte.brain.mcts import search
 from monte.brain.position import new_state
-from monte.brain.settings import Params
+from monte.brain.settings import Params, configure
 from monte.brain.threats import new_workspace
 from monte.brain.tree import M_ROOT, children, new_tree
 from monte.brain.vct import new_vct_space
@@ -35,3 +36,9 @@ def test_a_growing_c_puct_spreads_the_roots_visits():
 
 def test_no_schedule_is_the_constant_search():
     assert np.array_equal(root_visits(Params(c_puct_log=0.0, c_puct_base=1.0), 3000), root_visits(Params(), 3000))
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "nan"])
+def test_a_base_the_search_would_divide_by_is_refused_by_name(text):
+    with pytest.raises(ValueError, match="c_puct_base"):
+        configure({"c_puct_log": "0.3", "c_puct_base": text})
