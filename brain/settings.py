@@ -14,8 +14,8 @@ class Params(NamedTuple):
     """Search knobs (tuned by games, not by guess; see the README's strength report)."""
 
     c_puct: float = 2.2
-    c_puct_log: float = 0.0    # exploration that grows with a node's visits N: c_puct + c_puct_log * ln(1 + N / c_puct_base)
-    c_puct_base: float = 10_000.0  # ...(0 c_puct_log: a constant c_puct; a bigger tree explores wider near its root)
+    c_puct_log: float = 0.0    # exploration growing with a node's visits N: c_puct + c_puct_log * ln(1 + N / base)
+    c_puct_base: float = 10_000.0  # ...this base (0 c_puct_log: a constant c_puct; big trees explore wider at the root)
     eval_model: int = 1        # leaf value: 1 = the value network (brain.evaluation), 0 = the hand-set one
     fpu_reduction: float = 0.25
     policy_model: int = 1      # priors: 1 = the learned move policy (brain.policy), 0 = hand-set cell values

@@ -86,15 +86,18 @@ def safety_margin(limit_seconds: float) -> float:
     return max(MIN_MARGIN_SECONDS, MARGIN_FRACTION * limit_seconds)
 
 
+def room_for_our_moves(empty_cells: int) -> int:
+    """How many moves of ours, this one included, the empty cells still allow (we play every other stone)."""
+    return (empty_cells + 1) // 2
+
+
 def moves_to_go(stones_played: int, empty_cells: int) -> int:
     """A guess of how many moves of ours the game still has (at least 1).
 
-    Planned from a typical game length, never below MIN_MOVES_TO_GO, and never above the moves the empty cells
-    still allow (we play every other stone).
+    Planned from a typical game length, never below MIN_MOVES_TO_GO, and never above ``room_for_our_moves``.
     """
     planned = max(MIN_MOVES_TO_GO, (EXPECTED_GAME_STONES - stones_played + 1) // 2)
-    room = max(1, (empty_cells + 1) // 2)
-    return min(planned, room)
+    return min(planned, max(1, room_for_our_moves(empty_cells)))
 
 
 def match_clock_ms(timeout_match_ms: int, time_left_ms: int) -> int | None:
@@ -120,7 +123,7 @@ def move_budget(
     """The (soft, hard) seconds this move may take under the manager's settings.
 
     - ``timeout_turn`` binds with a safety margin; ``timeout_turn 0`` means a fast move of FAST_MOVE_SECONDS.
-    - A match clock at or below zero means the fastest possible move: (0, 0).
+    - A match clock at or below zero (or below what the later replies cost) means the fastest possible move: (0, 0).
     - A match clock, less REPLY_SECONDS for each later move the board has room for, gives a share,
       ``clock / moves_to_go``, as the soft limit; the hard limit may stretch to CLOCK_STRETCH shares but never
       reaches that clock minus its safety margin.
@@ -135,11 +138,9 @@ def move_budget(
 
     clock_ms = match_clock_ms(timeout_match_ms, time_left_ms)
     if clock_ms is not None:
-        if clock_ms <= 0:
-            return MoveBudget(0.0, 0.0)
-        later_replies = max(0, (empty_cells + 1) // 2 - 1)
+        later_replies = max(0, room_for_our_moves(empty_cells) - 1)
         left = clock_ms / 1000.0 - REPLY_SECONDS * later_replies
-        if left <= 0:
+        if left <= 0:  # the clock is spent, or holds only what the later replies will cost
             return MoveBudget(0.0, 0.0)
         share = left / moves_to_go(stones_played, empty_cells)
         hard_caps += [left - safety_margin(left), CLOCK_STRETCH * share]

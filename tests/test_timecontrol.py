@@ -7,7 +7,8 @@ import pytest
 
 from monte.brain.timecontrol import (
     BIG_DROP, CLOCK_STRETCH, FAST_MOVE_SECONDS, MIN_MARGIN_SECONDS, MIN_MOVES_TO_GO, MIN_VIEW_VISITS, NO_MATCH_LIMIT_MS,
-    REPLY_SECONDS, LeaderWatch, MoveBudget, leader_safe, match_clock_ms, move_budget, moves_to_go, safety_margin, stop_after,
+    REPLY_SECONDS, LeaderWatch, MoveBudget, leader_safe, match_clock_ms, move_budget, moves_to_go, safety_margin,
+    stop_after,
 )
 
 NO_LIMIT = NO_MATCH_LIMIT_MS
