@@ -19,11 +19,14 @@ from monte.brain.position import State
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace
 from monte.brain.timecontrol import LeaderWatch, MoveBudget, leader_safe, stop_after
-from monte.brain.tree import M_BUDGET, M_ROOT, RECLAIM_TARGET, Tree, children, fill, reclaim
+from monte.brain.tree import (
+    M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_NODE_NEXT, M_ROOT, RECLAIM_TARGET, Tree, children, fill, reclaim,
+)
 from monte.brain.vct import VctSpace
 
 PROGRESS_SECONDS = 1.0        # a long search reports what it has found so far this often (ThinkLimits.progress)
 SLICE_SECONDS = 0.01          # how long one compiled search call may run before the clock is looked at again
+MIN_BATCH = 16                # the fewest iterations a call is given
 RESERVE_SHARE = 0.12          # of the move's time, kept after the search for the final checks and the reply
 RESERVE_MIN_SECONDS = 0.01
 EARLY_RECLAIM_FILL = 0.9      # the tree is reclaimed between slices past this fill, when the move has
@@ -55,7 +58,10 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
     batch = 64
     total = 0
     while not limits.expired() and tree.proven[root] == 0:
-        _make_room(tree, limits)
+        if not _make_room(tree, limits):
+            batch = min(batch, _iterations_that_fit(tree, params))
+            if batch < MIN_BATCH:
+                break  # full, and no time to reclaim: the next move's start reclaims (brain.tree_reuse)
         t0 = limits.now()
         deadline = last_call
         if saving:
@@ -70,7 +76,7 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
             break
         spent = limits.now() - t0
         rate = done / spent if spent > 0 else batch * 100.0
-        batch = int(min(max(rate * SLICE_SECONDS, 16), 200_000))
+        batch = int(min(max(rate * SLICE_SECONDS, MIN_BATCH), 200_000))
         if saving:
             best, second = _ranked(tree, root)
             if second < 0:
@@ -85,16 +91,29 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
     return total
 
 
-def _make_room(tree: Tree, limits: SearchLimits) -> None:
-    """Reclaim the tree between slices once it is nearly full and the move has time for it. The compiled search
-    reclaims by itself when it runs out of room, but cannot look at the clock meanwhile; done here first, it
-    rarely has to. Not under a node budget, where the search must not depend on the clock: there the compiled
-    search's own reclaims come at the same nodes every time."""
+def _make_room(tree: Tree, limits: SearchLimits) -> bool:
+    """Reclaim the tree between slices once it is nearly full and the move has time for it; returns False when it
+    is nearly full and the move has not (the next slice must then stay inside the room left: see
+    ``_iterations_that_fit``). The compiled search reclaims by itself when it runs out of room, but cannot look at
+    the clock meanwhile: a reclaim takes about 1.5-2.5 ms a MB of tree (0.56 s for a 250 MB one on this loaded
+    machine), so one begun near the deadline would answer late by as much. Not under a node budget, where the search
+    must not depend on the clock: there the compiled search's own reclaims come at the same nodes every time."""
     if limits.think.max_nodes > 0 or fill(tree) < EARLY_RECLAIM_FILL:
-        return
+        return True
     seconds = RECLAIM_SECONDS_PER_BYTE * fill(tree) * int(tree.meta[M_BUDGET])
     if limits.think.hard_deadline - time.monotonic() > RECLAIM_TIME_FACTOR * seconds:
         reclaim(tree, RECLAIM_TARGET)
+        return True
+    return False
+
+
+def _iterations_that_fit(tree: Tree, params: Params) -> int:
+    """How many iterations the compiled search can run before it must reclaim: each makes at most one node and one
+    edge block (``mcts.search`` checks the same before each iteration)."""
+    m = tree.meta
+    nodes = tree.move.shape[0] - (int(m[M_NODE_NEXT]) - int(m[M_FREE_COUNT]))
+    blocks = (tree.e_move.shape[0] - int(m[M_EDGE_NEXT])) // (params.max_children + 1)
+    return max(0, min(nodes, blocks) - 1)
 
 
 def _ranked(tree: Tree, root: int) -> tuple[int, int]:

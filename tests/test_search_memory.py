@@ -7,17 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from monte.brain import slices
 from monte.brain.bench import board_of
 from monte.brain.board import Board
 from monte.brain.engine import MctsPlayer
 from monte.brain.jit import njit
-from monte.brain.limits import new_limits
+from monte.brain.limits import SearchLimits, new_limits
 from monte.brain.mcts import back_up, search
 from monte.brain.memory import DEFAULT_TREE_BYTES, reserve_bytes, tree_bytes
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
-from monte.brain.settings import Params
+from monte.brain.settings import Options, Params
 from monte.brain.threats import new_workspace
+from monte.brain.timecontrol import LeaderWatch
 from monte.brain.tree import (
     M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_MADE, M_NODE_NEXT, M_RECLAIMS, M_ROOT, M_THRESHOLD, MAX_VISITS, Tree,
     children, fill, new_node, new_tree, reclaim,
@@ -263,3 +265,22 @@ def test_the_mean_value_stays_exact_after_hundreds_of_millions_of_visits():
     before = tree.wsum[child]
     back_up(tree, path, 1, 1.0)
     assert tree.wsum[child] == before - 1.0
+
+
+def test_a_full_tree_without_time_to_reclaim_stops_the_move_instead_of_reclaiming_inside_it(monkeypatch):
+    """A reclaim takes about 2 ms a MB of tree; one that the compiled search begins near the deadline would make the
+    answer late by as much. When the move has no time for it (here: a reclaim priced far above any move), the slices
+    stay inside the room left and stop there: no reclaim runs, and the next move's start makes the room."""
+    monkeypatch.setattr(slices, "RECLAIM_SECONDS_PER_BYTE", 1.0)
+    grower = Grower("15x15 middle game", MiB)
+    tree = grower.tree
+    while fill(tree) < slices.EARLY_RECLAIM_FILL + 0.02:
+        grower.run(50)
+    assert tree.meta[M_RECLAIMS] == 0
+    before = int(tree.visits[0])
+    with SearchLimits(ThinkLimits.seconds(30.0)) as limits:
+        done = slices.run_slices(grower.st, tree, grower.board.to_move, Params(), Options(), grower.ws, grower.vs,
+                                 limits, False, lambda _: None, LeaderWatch())
+        assert not limits.expired()  # it stopped for the room, 30 s early
+    assert tree.meta[M_RECLAIMS] == 0 and fill(tree) < 1.0
+    assert done > 0 and tree.visits[0] == before + done
