@@ -44,6 +44,7 @@ def _no_four_points(st: State, side: int) -> bool:
 
 @kernel
 def _renju_black(st: State, color: int) -> bool:
+    """Whether `color` is black under renju (its fouls: a shape's promise may need a forbidden point)."""
     return (st.info[I_RULE] & RULE_RENJU) != 0 and color == BLACK
 
 
