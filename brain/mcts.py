@@ -25,10 +25,9 @@ from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from monte.brain.position import I_RULE, I_STONES, State, make, unmake
-from monte.brain.rules import BLACK, RULE_RENJU
+from monte.brain.position import I_STONES, State, make, unmake
 from monte.brain.settings import Params
-from monte.brain.threats import Workspace, find_vcf, generate_moves
+from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
 from monte.brain.tree import (
     M_EXPANDED, M_MAKES, M_MAXDEPTH, M_PROVEN_ENDS, M_ROOT, M_STEPS, M_VCF_NODES, M_VCT_NODES, MAX_VISITS, RECLAIM_TARGET,
     Tree, new_block, new_node, reclaim, room,
@@ -40,12 +39,6 @@ def _no_four_points(st: State, side: int) -> bool:
     """Whether `side` has no cell where a stone of its would make a four or a five."""
     return st.cls_count[side, C_FOUR] + st.cls_count[side, C_FOUR_THREE] + st.cls_count[side, C_OPEN_FOUR] \
         + st.cls_count[side, C_FIVE] == 0
-
-
-@kernel
-def _renju_black(st: State, color: int) -> bool:
-    """Whether `color` is black under renju (its fouls: a shape's promise may need a forbidden point)."""
-    return (st.info[I_RULE] & RULE_RENJU) != 0 and color == BLACK
 
 
 @kernel
@@ -67,7 +60,7 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
         return 1.0, 1
     if st.cls_count[op, C_FIVE] >= 2:
         return -1.0, -1
-    if st.cls_count[me, C_FOUR_THREE] > 0 and _no_four_points(st, op) and not _renju_black(st, color):
+    if st.cls_count[me, C_FOUR_THREE] > 0 and _no_four_points(st, op) and not is_renju_black(st, color):
         return 1.0, 1
     if p.eval_model == 1:
         if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
