@@ -20,7 +20,7 @@ from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace
 from monte.brain.timecontrol import LeaderWatch, MoveBudget, leader_safe, stop_after
 from monte.brain.tree import (
-    M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_NODE_NEXT, M_ROOT, RECLAIM_TARGET, Tree, children, fill, reclaim,
+    M_BUDGET, M_ROOT, RECLAIM_TARGET, Tree, children, expansions_that_fit, fill, reclaim,
 )
 from monte.brain.vct import VctSpace
 
@@ -59,7 +59,8 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
     total = 0
     while not limits.expired() and tree.proven[root] == 0:
         if not _make_room(tree, limits):
-            batch = min(batch, _iterations_that_fit(tree, params))
+            # an iteration makes at most one node and one edge block, as mcts.search checks before each
+            batch = min(batch, expansions_that_fit(tree, params.max_children + 1))
             if batch < MIN_BATCH:
                 break  # full, and no time to reclaim: the next move's start reclaims (brain.tree_reuse)
         t0 = limits.now()
@@ -94,7 +95,7 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
 def _make_room(tree: Tree, limits: SearchLimits) -> bool:
     """Reclaim the tree between slices once it is nearly full and the move has time for it; returns False when it
     is nearly full and the move has not (the next slice must then stay inside the room left: see
-    ``_iterations_that_fit``). The compiled search reclaims by itself when it runs out of room, but cannot look at
+    ``tree.expansions_that_fit``). The compiled search reclaims by itself when it runs out of room, but cannot look at
     the clock meanwhile: a reclaim takes about 1.5-2.5 ms a MB of tree (0.56 s for a 250 MB one on this loaded
     machine), so one begun near the deadline would answer late by as much. Not under a node budget, where the search
     must not depend on the clock: there the compiled search's own reclaims come at the same nodes every time."""
@@ -106,14 +107,6 @@ def _make_room(tree: Tree, limits: SearchLimits) -> bool:
         return True
     return False
 
-
-def _iterations_that_fit(tree: Tree, params: Params) -> int:
-    """How many iterations the compiled search can run before it must reclaim: each makes at most one node and one
-    edge block (``mcts.search`` checks the same before each iteration)."""
-    m = tree.meta
-    nodes = tree.move.shape[0] - (int(m[M_NODE_NEXT]) - int(m[M_FREE_COUNT]))
-    blocks = (tree.e_move.shape[0] - int(m[M_EDGE_NEXT])) // (params.max_children + 1)
-    return max(0, min(nodes, blocks) - 1)
 
 
 def _ranked(tree: Tree, root: int) -> tuple[int, int]:

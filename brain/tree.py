@@ -325,6 +325,15 @@ def reclaim(tree: Tree, target: float) -> int:
     return threshold
 
 
+def expansions_that_fit(tree: Tree, edges_each: int) -> int:
+    """How many more expansions -- a node and a block of `edges_each` edges each -- fit now, one kept in hand: as
+    many as ``room(tree, 1, edges_each)`` would still allow, one after another."""
+    m = tree.meta
+    nodes = tree.move.shape[0] - (int(m[M_NODE_NEXT]) - int(m[M_FREE_COUNT]))
+    blocks = (tree.e_move.shape[0] - int(m[M_EDGE_NEXT])) // edges_each
+    return max(0, min(nodes, blocks) - 1)
+
+
 def fill(tree: Tree) -> float:
     """How full the tree is: the fuller arena's share in use, 0..1 (edge blocks freed but not yet slid over count)."""
     m = tree.meta
