@@ -370,6 +370,38 @@ def classify_cell(p0: int, p1: int, p2: int, p3: int, renju_black: bool) -> int:
     return C_NONE
 
 
+# Cell shapes: how a cell's lines combine short of a threat class, for the value network (``brain.evaluation``).
+# Each shape includes the next: an open three with an open two is also a three with a two.
+S_NONE = 0
+S_THREE_TWO = 1       # a three (closed or open, or more) and one more line that holds at least a closed two
+S_OPEN_THREE_TWO = 2  # an open three (or more) and one more line that holds at least an open two
+SHAPE_COUNT = 3
+
+
+@njit(cache=True)
+def cell_shape(p0: int, p1: int, p2: int, p3: int) -> int:
+    """The shape (S_*) of one cell's four line patterns: a stone there would make a three and a two at once -- next
+    move's four-three or three-three. The class (classify_cell) sees only the strongest line; these cells are where
+    the double threats of the coming moves grow, and counting them cut the value network's held-out error by a fifth
+    of what the network itself had won over a weighted sum."""
+    threes = 0
+    open_threes = 0
+    twos = 0
+    open_twos = 0
+    for p in (p0, p1, p2, p3):
+        if p == P_OVERLINE or p == P_NONE:
+            continue
+        twos += 1
+        open_twos += p >= P_TWO
+        threes += p >= P_THREE_C
+        open_threes += p >= P_THREE
+    if open_threes > 0 and open_twos >= 2:
+        return S_OPEN_THREE_TWO
+    if threes > 0 and twos >= 2:
+        return S_THREE_TWO
+    return S_NONE
+
+
 # How much each line pattern is worth to the side that makes it (move ordering, priors, evaluation).
 PATTERN_SCORE = np.array([0, 2, 6, 8, 24, 20, 400, 10000, 0], dtype=np.int32)
 # Extra for cell classes whose threats combine (a four-three wins; two open threes usually do).
@@ -381,11 +413,12 @@ COMBO_WEIGHT = (PATTERN_COUNT ** 3, PATTERN_COUNT ** 2, PATTERN_COUNT, 1)   # di
 
 @njit(cache=True)
 def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus: Int32Array
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Class and score of every cell code (the four line patterns as base-9 digits), so that the search looks
-    them up instead of folding four patterns at every change."""
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class, score and shape of every cell code (the four line patterns as base-9 digits), so that the search
+    looks them up instead of folding four patterns at every change."""
     classes = np.zeros(COMBO_SIZE, dtype=np.uint8)
     scores = np.zeros(COMBO_SIZE, dtype=np.int32)
+    shapes = np.zeros(COMBO_SIZE, dtype=np.uint8)
     for code in range(COMBO_SIZE):
         p0 = code // (PATTERN_COUNT ** 3)
         p1 = (code // (PATTERN_COUNT ** 2)) % PATTERN_COUNT
@@ -395,15 +428,16 @@ def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus:
         classes[code] = c
         scores[code] = (pattern_score[p0] + pattern_score[p1] + pattern_score[p2] + pattern_score[p3]
                         + class_bonus[c])
-    return classes, scores
+        shapes[code] = cell_shape(p0, p1, p2, p3)
+    return classes, scores, shapes
 
 
-def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray]:
-    """Class and score tables per side ([0] black, [1] white) under `rule`."""
+def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class, score and shape tables per side ([0] black, [1] white) under `rule`."""
     renju = bool(rule & RULE_RENJU)
     if renju not in _CELL_CACHE:
         tables = stored_tables(_cells_name(renju), lambda: _build_cell_tables(renju))
-        _CELL_CACHE[renju] = (tables["classes"], tables["scores"])
+        _CELL_CACHE[renju] = (tables["classes"], tables["scores"], tables["shapes"])
     return _CELL_CACHE[renju]
 
 
@@ -414,7 +448,8 @@ def _cells_name(renju: bool) -> str:
 def _build_cell_tables(renju: bool) -> Tables:
     black = build_cell_tables(renju, PATTERN_SCORE, CLASS_BONUS)
     white = build_cell_tables(False, PATTERN_SCORE, CLASS_BONUS)
-    return {"classes": np.stack([black[0], white[0]]), "scores": np.stack([black[1], white[1]])}
+    return {"classes": np.stack([black[0], white[0]]), "scores": np.stack([black[1], white[1]]),
+            "shapes": np.stack([black[2], white[2]])}
 
 
-_CELL_CACHE: dict[bool, tuple[np.ndarray, np.ndarray]] = {}
+_CELL_CACHE: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
