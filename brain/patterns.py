@@ -380,10 +380,10 @@ SHAPE_COUNT = 3
 
 @njit(cache=True)
 def cell_shape(p0: int, p1: int, p2: int, p3: int) -> int:
-    """The shape (S_*) of one cell's four line patterns: a stone there would make a three and a two at once -- next
-    move's four-three or three-three. The class (classify_cell) sees only the strongest line; these cells are where
-    the double threats of the coming moves grow, and counting them cut the value network's held-out error by a fifth
-    of what the network itself had won over a weighted sum."""
+    """The shape (S_*) of one cell's four line patterns: a stone there would make a three and a two at once -- the
+    seed of the next move's four-three or three-three. The class (classify_cell) reads the strongest lines only; these
+    cells are where the coming double threats grow. Counted per side, they cut the value network's held-out
+    cross-entropy to Rapfi's judgement from 0.540 to 0.533 (``monte fit-eval``, 60,061 positions)."""
     threes = 0
     open_threes = 0
     twos = 0
