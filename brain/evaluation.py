@@ -3,7 +3,7 @@
 Inputs, seen from the side to move ("me") and its opponent: how many (empty cell, direction) pairs hold each line
 pattern from P_TWO_C to P_FIVE (``State.pat_count``), how many empty cells are in each class from C_WEAK to C_FIVE
 (``State.cls_count``), how many would make a three and a two at once, and an open three and an open two
-(``State.shape_count``, ``patterns.cell_shape``) -- 17 counts a side -- and the number of stones on the board, each
+(``State.fork_count``, ``patterns.cell_fork``) -- 17 counts a side -- and the number of stones on the board, each
 read as log(1 + n). One hidden layer of ReLU units gives the logit that the side to move wins; the search's value is
 ``tanh(logit / 2)``, that win probability stretched to [-1, 1]. The counts are kept up to date on every make and
 unmake (``brain.position``), so a leaf costs 35 reads and one small matrix product, summed in the state's scratch
@@ -24,14 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from monte.brain.jit import kernel
-from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C, S_OPEN_THREE_TWO, S_THREE_TWO
+from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C, F_OPEN_THREE_TWO, F_THREE_TWO
 from monte.brain.position import I_STONES, SCRATCH, State
 from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
 
 PATTERN_INPUTS = P_FIVE - P_TWO_C + 1
 CLASS_INPUTS = C_FIVE - C_WEAK + 1
 FEATURES_PER_SIDE = PATTERN_INPUTS + CLASS_INPUTS + 2
-"""7 pattern counts, 8 class counts and 2 shape counts for each side."""
+"""7 pattern counts, 8 class counts and 2 fork counts for each side."""
 
 LOG_TABLE = np.log1p(np.arange(4 * 32 * 32 + 1.0))
 """log(1 + n) for every count the network reads on boards up to 32x32 (4 directions of 1,024 cells at most)."""
@@ -48,7 +48,7 @@ def _log_count(n: int) -> float:
 
 @kernel
 def _network_input(st: State, me: int, i: int) -> float:
-    """Input `i` of the network, log(1 + n) of: my 7 pattern counts, 8 class counts and 2 shape counts (cells of a
+    """Input `i` of the network, log(1 + n) of: my 7 pattern counts, 8 class counts and 2 fork counts (cells of a
     three and a two or better; of an open three and an open two), the opponent's, and the stones on the board."""
     if i == 2 * FEATURES_PER_SIDE:
         return _log_count(st.info[I_STONES])
@@ -60,8 +60,8 @@ def _network_input(st: State, me: int, i: int) -> float:
     if k < CLASS_INPUTS:
         return _log_count(st.cls_count[side, C_WEAK + k])
     if k == CLASS_INPUTS:
-        return _log_count(st.shape_count[side, S_THREE_TWO] + st.shape_count[side, S_OPEN_THREE_TWO])
-    return _log_count(st.shape_count[side, S_OPEN_THREE_TWO])
+        return _log_count(st.fork_count[side, F_THREE_TWO] + st.fork_count[side, F_OPEN_THREE_TWO])
+    return _log_count(st.fork_count[side, F_OPEN_THREE_TWO])
 
 
 def network_inputs(st: State, me: int) -> np.ndarray:

@@ -370,17 +370,17 @@ def classify_cell(p0: int, p1: int, p2: int, p3: int, renju_black: bool) -> int:
     return C_NONE
 
 
-# Cell shapes: how a cell's lines combine short of a threat class, for the value network (``brain.evaluation``).
-# Each shape includes the next: an open three with an open two is also a three with a two.
-S_NONE = 0
-S_THREE_TWO = 1       # a three (closed or open, or more) and one more line that holds at least a closed two
-S_OPEN_THREE_TWO = 2  # an open three (or more) and one more line that holds at least an open two
-SHAPE_COUNT = 3
+# Forks in the making: a cell where one more stone would make a three and a two at once, for the value network
+# (``brain.evaluation``). Each includes the next: an open three with an open two is also a three with a two.
+F_NONE = 0
+F_THREE_TWO = 1       # a three (closed or open, or more) and one more line that holds at least a closed two
+F_OPEN_THREE_TWO = 2  # an open three (or more) and one more line that holds at least an open two
+FORK_COUNT = 3
 
 
 @njit(cache=True)
-def cell_shape(p0: int, p1: int, p2: int, p3: int) -> int:
-    """The shape (S_*) of one cell's four line patterns: a stone there would make a three and a two at once -- the
+def cell_fork(p0: int, p1: int, p2: int, p3: int) -> int:
+    """The fork (F_*) of one cell's four line patterns: a stone there would make a three and a two at once -- the
     seed of the next move's four-three or three-three. The class (classify_cell) reads the strongest lines only; these
     cells are where the coming double threats grow. Counted per side, they cut the value network's held-out
     cross-entropy to Rapfi's judgement from 0.540 to 0.533 (``monte fit-eval``, 60,061 positions)."""
@@ -396,10 +396,10 @@ def cell_shape(p0: int, p1: int, p2: int, p3: int) -> int:
         threes += p >= P_THREE_C
         open_threes += p >= P_THREE
     if open_threes > 0 and open_twos >= 2:
-        return S_OPEN_THREE_TWO
+        return F_OPEN_THREE_TWO
     if threes > 0 and twos >= 2:
-        return S_THREE_TWO
-    return S_NONE
+        return F_THREE_TWO
+    return F_NONE
 
 
 # How much each line pattern is worth to the side that makes it (move ordering, priors, evaluation).
@@ -414,11 +414,11 @@ COMBO_WEIGHT = (PATTERN_COUNT ** 3, PATTERN_COUNT ** 2, PATTERN_COUNT, 1)   # di
 @njit(cache=True)
 def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus: Int32Array
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class, score and shape of every cell code (the four line patterns as base-9 digits), so that the search
+    """Class, score and fork of every cell code (the four line patterns as base-9 digits), so that the search
     looks them up instead of folding four patterns at every change."""
     classes = np.zeros(COMBO_SIZE, dtype=np.uint8)
     scores = np.zeros(COMBO_SIZE, dtype=np.int32)
-    shapes = np.zeros(COMBO_SIZE, dtype=np.uint8)
+    forks = np.zeros(COMBO_SIZE, dtype=np.uint8)
     for code in range(COMBO_SIZE):
         p0 = code // (PATTERN_COUNT ** 3)
         p1 = (code // (PATTERN_COUNT ** 2)) % PATTERN_COUNT
@@ -428,16 +428,16 @@ def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus:
         classes[code] = c
         scores[code] = (pattern_score[p0] + pattern_score[p1] + pattern_score[p2] + pattern_score[p3]
                         + class_bonus[c])
-        shapes[code] = cell_shape(p0, p1, p2, p3)
-    return classes, scores, shapes
+        forks[code] = cell_fork(p0, p1, p2, p3)
+    return classes, scores, forks
 
 
 def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class, score and shape tables per side ([0] black, [1] white) under `rule`."""
+    """Class, score and fork tables per side ([0] black, [1] white) under `rule`."""
     renju = bool(rule & RULE_RENJU)
     if renju not in _CELL_CACHE:
         tables = stored_tables(_cells_name(renju), lambda: _build_cell_tables(renju))
-        _CELL_CACHE[renju] = (tables["classes"], tables["scores"], tables["shapes"])
+        _CELL_CACHE[renju] = (tables["classes"], tables["scores"], tables["forks"])
     return _CELL_CACHE[renju]
 
 
@@ -449,7 +449,7 @@ def _build_cell_tables(renju: bool) -> Tables:
     black = build_cell_tables(renju, PATTERN_SCORE, CLASS_BONUS)
     white = build_cell_tables(False, PATTERN_SCORE, CLASS_BONUS)
     return {"classes": np.stack([black[0], white[0]]), "scores": np.stack([black[1], white[1]]),
-            "shapes": np.stack([black[2], white[2]])}
+            "forks": np.stack([black[2], white[2]])}
 
 
 _CELL_CACHE: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}

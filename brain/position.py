@@ -2,7 +2,7 @@
 make and unmake instead of being recomputed.
 
 Per empty cell and side: the window key of each of the 4 lines (see ``brain.patterns``), the pattern each line would
-give, the cell's class, score and shape. Per side: how many empty cells are in each class and shape and the sum of
+give, the cell's class, score and fork. Per side: how many empty cells are in each class and fork and the sum of
 their scores, which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell, how many stones
 lie within two steps (candidate moves come from there).
 
@@ -19,7 +19,7 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.jit import kernel
 from monte.brain.patterns import (
-    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, SHAPE_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code,
+    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, FORK_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code,
     offset_weight, pattern_tables,
 )
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
@@ -46,9 +46,9 @@ class State(NamedTuple):
     code: np.ndarray        # int32[2, N]: the four patterns as one base-9 number (index of the cell tables)
     cls: np.ndarray         # uint8[2, N]: cell class per side (empty cells only)
     score: np.ndarray       # int32[2, N]: cell score per side (empty cells only)
-    shape: np.ndarray       # uint8[2, N]: cell shape per side (empty cells only)
+    fork: np.ndarray        # uint8[2, N]: cell fork per side (empty cells only)
     cls_count: np.ndarray   # int32[2, CLASS_COUNT]: empty cells per class, per side
-    shape_count: np.ndarray  # int32[2, SHAPE_COUNT]: empty cells per shape, per side
+    fork_count: np.ndarray  # int32[2, FORK_COUNT]: empty cells per fork, per side
     pat_count: np.ndarray   # int32[2, PATTERN_COUNT]: (empty cell, direction) pairs per line pattern, per side
     score_sum: np.ndarray   # int64[2]: sum of empty cells' scores, per side
     near: np.ndarray        # int16[N]: stones within NEIGHBOUR_RADIUS (Chebyshev)
@@ -59,7 +59,7 @@ class State(NamedTuple):
     edge: np.ndarray        # int32[N, 4]: edge code x TABLE_SIZE per cell and direction, part of its keys (0 but caro)
     cls_lut: np.ndarray     # uint8[2, COMBO_SIZE]: class per cell code, per side
     score_lut: np.ndarray   # int32[2, COMBO_SIZE]: score per cell code, per side
-    shape_lut: np.ndarray   # uint8[2, COMBO_SIZE]: shape per cell code, per side
+    fork_lut: np.ndarray    # uint8[2, COMBO_SIZE]: fork per cell code, per side
     combo: np.ndarray       # int32[4]: weight of direction d's pattern in a cell code
     interior: np.ndarray    # int32[W*H]: the flat index of every board cell, row by row
     steps: np.ndarray       # int64[4]: index offset of one step along each direction
@@ -78,7 +78,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
     for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
         if o != 0:
             weights[o + WINDOW_HALF] = offset_weight(o)
-    cls_lut, score_lut, shape_lut = cell_tables(board.rule)
+    cls_lut, score_lut, fork_lut = cell_tables(board.rule)
     state = State(
         cells=np.full(n, WALL, dtype=np.int8),
         keys=np.zeros((2, n, 4), dtype=np.int32),
@@ -86,9 +86,9 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         code=np.zeros((2, n), dtype=np.int32),
         cls=np.zeros((2, n), dtype=np.uint8),
         score=np.zeros((2, n), dtype=np.int32),
-        shape=np.zeros((2, n), dtype=np.uint8),
+        fork=np.zeros((2, n), dtype=np.uint8),
         cls_count=np.zeros((2, CLASS_COUNT), dtype=np.int32),
-        shape_count=np.zeros((2, SHAPE_COUNT), dtype=np.int32),
+        fork_count=np.zeros((2, FORK_COUNT), dtype=np.int32),
         pat_count=np.zeros((2, PATTERN_COUNT), dtype=np.int32),
         score_sum=np.zeros(2, dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
@@ -99,7 +99,7 @@ def new_state(board: Board, seed: int = 20261121) -> State:
         edge=_edge_keys(board.width, board.height) if board.rule & RULE_CARO else np.zeros((n, 4), dtype=np.int32),
         cls_lut=cls_lut,
         score_lut=score_lut,
-        shape_lut=shape_lut,
+        fork_lut=fork_lut,
         combo=np.array(COMBO_WEIGHT, dtype=np.int32),
         interior=interior,
         steps=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
@@ -159,19 +159,19 @@ def _window_key(cells: np.ndarray, idx: int, step: int, color: int, weights: np.
 
 @kernel
 def _refresh_side(st: State, s: int, idx: int) -> None:
-    """Look up side s's class, score and shape of the empty cell idx from its cell code; fold them into s's sums."""
+    """Look up side s's class, score and fork of the empty cell idx from its cell code; fold them into s's sums."""
     st.cls_count[s, st.cls[s, idx]] -= 1
-    st.shape_count[s, st.shape[s, idx]] -= 1
+    st.fork_count[s, st.fork[s, idx]] -= 1
     st.score_sum[s] -= st.score[s, idx]
     code = st.code[s, idx]
     c = st.cls_lut[s, code]
-    sh = st.shape_lut[s, code]
+    sh = st.fork_lut[s, code]
     sc = st.score_lut[s, code]
     st.cls[s, idx] = c
-    st.shape[s, idx] = sh
+    st.fork[s, idx] = sh
     st.score[s, idx] = sc
     st.cls_count[s, c] += 1
-    st.shape_count[s, sh] += 1
+    st.fork_count[s, sh] += 1
     st.score_sum[s] += sc
 
 
@@ -198,7 +198,7 @@ def _recode(st: State, idx: int) -> None:
 def init_state(st: State) -> None:
     """Compute keys, patterns, classes and sums of an empty board (cells already framed)."""
     st.cls_count[:, :] = 0
-    st.shape_count[:, :] = 0
+    st.fork_count[:, :] = 0
     st.pat_count[:, :] = 0
     st.score_sum[:] = 0
     for i in range(st.interior.shape[0]):
@@ -210,10 +210,10 @@ def init_state(st: State) -> None:
         _count_patterns(st, idx, 1)
         for s in range(2):
             st.cls[s, idx] = 0
-            st.shape[s, idx] = 0
+            st.fork[s, idx] = 0
             st.score[s, idx] = 0
             st.cls_count[s, 0] += 1
-            st.shape_count[s, 0] += 1
+            st.fork_count[s, 0] += 1
         _refresh_cell(st, idx)
 
 
@@ -230,10 +230,10 @@ def _leave_sums(st: State, idx: int) -> None:
     _count_patterns(st, idx, -1)
     for s in range(2):
         st.cls_count[s, st.cls[s, idx]] -= 1
-        st.shape_count[s, st.shape[s, idx]] -= 1
+        st.fork_count[s, st.fork[s, idx]] -= 1
         st.score_sum[s] -= st.score[s, idx]
         st.cls[s, idx] = 0
-        st.shape[s, idx] = 0
+        st.fork[s, idx] = 0
         st.score[s, idx] = 0
 
 
@@ -319,7 +319,7 @@ def unmake(st: State, idx: int) -> None:
     # refreshed) and its window keys are back to what they were when the stone was made, so they still hold
     for s in range(2):
         st.cls_count[s, 0] += 1
-        st.shape_count[s, 0] += 1
+        st.fork_count[s, 0] += 1
     _count_patterns(st, idx, 1)
     _refresh_cell(st, idx)
     st.info[I_STONES] -= 1

@@ -17,8 +17,8 @@ import pytest
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
 from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
-    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, S_NONE,
-    S_OPEN_THREE_TWO, S_THREE_TWO, SHAPE_COUNT, TABLE_SIZE, WINDOW_HALF,
+    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, F_NONE,
+    F_OPEN_THREE_TWO, F_THREE_TWO, FORK_COUNT, TABLE_SIZE, WINDOW_HALF,
     cell_tables, offset_weight, pattern_tables,
 )
 from monte.brain.position import I_LAST, I_STONES, State, make, new_state, unmake
@@ -43,9 +43,9 @@ def assert_matches_rebuild(st: State, board: Board) -> None:
     np.testing.assert_array_equal(st.code[:, empty], fresh.code[:, empty], "cell codes")
     np.testing.assert_array_equal(st.cls[:, empty], fresh.cls[:, empty], "cell classes")
     np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
-    np.testing.assert_array_equal(st.shape[:, empty], fresh.shape[:, empty], "cell shapes")
+    np.testing.assert_array_equal(st.fork[:, empty], fresh.fork[:, empty], "cell forks")
     np.testing.assert_array_equal(st.cls_count, fresh.cls_count, "class counts")
-    np.testing.assert_array_equal(st.shape_count, fresh.shape_count, "shape counts")
+    np.testing.assert_array_equal(st.fork_count, fresh.fork_count, "fork counts")
     np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
     np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
     np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
@@ -83,10 +83,10 @@ def scratch_edge(board: Board, idx: int, step: int) -> int:
 def assert_matches_scratch(st: State, board: Board) -> None:
     """Keys, patterns, classes and the per-side sums of `st` agree with a from-scratch reading of `board`."""
     tables = pattern_tables(board.rule)
-    classes, scores, shapes = cell_tables(board.rule)
+    classes, scores, forks = cell_tables(board.rule)
     steps = (1, board.stride, board.stride + 1, board.stride - 1)
     counts = np.zeros((2, CLASS_COUNT), dtype=np.int64)
-    shape_counts = np.zeros((2, SHAPE_COUNT), dtype=np.int64)
+    fork_counts = np.zeros((2, FORK_COUNT), dtype=np.int64)
     patterns = np.zeros((2, PATTERN_COUNT), dtype=np.int64)
     sums = np.zeros(2, dtype=np.int64)
     for x, y in board.empty_cells():
@@ -100,12 +100,12 @@ def assert_matches_scratch(st: State, board: Board) -> None:
                 code += int(tables[side, key]) * COMBO_WEIGHT[d]
                 patterns[side, tables[side, key]] += 1
             assert st.cls[side, idx] == classes[side, code] and st.score[side, idx] == scores[side, code]
-            assert st.shape[side, idx] == shapes[side, code]
+            assert st.fork[side, idx] == forks[side, code]
             counts[side, classes[side, code]] += 1
-            shape_counts[side, shapes[side, code]] += 1
+            fork_counts[side, forks[side, code]] += 1
             sums[side] += scores[side, code]
     np.testing.assert_array_equal(st.cls_count, counts)
-    np.testing.assert_array_equal(st.shape_count, shape_counts)
+    np.testing.assert_array_equal(st.fork_count, fork_counts)
     np.testing.assert_array_equal(st.pat_count, patterns)
     np.testing.assert_array_equal(st.score_sum, sums)
 
@@ -321,11 +321,11 @@ def test_cell_class_of_a_hand_made_position(what, rule, expected, diagram):
     assert new_state(board).cls[0, board.index(x, y)] == expected
 
 
-# --- cell shapes: a three and a two at once (the value network's counts) -------------------------------------------
-# The ``*`` cell's shape for black.
+# --- cell forks: a three and a two at once (the value network's counts) --------------------------------------------
+# The ``*`` cell's fork for black.
 
-SHAPES = [
-    ("open three and open two", S_OPEN_THREE_TWO, """
+FORKS = [
+    ("open three and open two", F_OPEN_THREE_TWO, """
         .........
         .........
         .....X...
@@ -333,7 +333,7 @@ SHAPES = [
         .........
         .........
     """),
-    ("open three and closed two", S_THREE_TWO, """
+    ("open three and closed two", F_THREE_TWO, """
         .........
         .....O...
         .....X...
@@ -343,7 +343,7 @@ SHAPES = [
         .........
         .........
     """),
-    ("closed three and open two", S_THREE_TWO, """
+    ("closed three and open two", F_THREE_TWO, """
         .........
         .........
         ....X....
@@ -351,7 +351,7 @@ SHAPES = [
         .........
         .........
     """),
-    ("open three alone", S_NONE, """
+    ("open three alone", F_NONE, """
         .........
         .........
         .........
@@ -359,7 +359,7 @@ SHAPES = [
         .........
         .........
     """),
-    ("two open twos", S_NONE, """
+    ("two open twos", F_NONE, """
         .........
         .........
         .....X...
@@ -370,11 +370,11 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("what, expected, diagram", SHAPES, ids=[case[0] for case in SHAPES])
-def test_cell_shape_of_a_hand_made_position(what, expected, diagram):
+@pytest.mark.parametrize("what, expected, diagram", FORKS, ids=[case[0] for case in FORKS])
+def test_cell_fork_of_a_hand_made_position(what, expected, diagram):
     rows = [row.strip() for row in diagram.strip().splitlines()]
     (x, y), = [(row.index("*"), r) for r, row in enumerate(rows) if "*" in row]
     board = Board.from_diagram("\n".join(rows).replace("*", "."), RULE_FREESTYLE, BLACK)
     st = new_state(board)
-    assert st.shape[0, board.index(x, y)] == expected
-    assert st.shape_count[0, expected] >= 1
+    assert st.fork[0, board.index(x, y)] == expected
+    assert st.fork_count[0, expected] >= 1
