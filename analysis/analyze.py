@@ -142,7 +142,9 @@ def _growth_table(board: Board, budgets: list[int], rows: list[Analysis]) -> str
         share = f"{100 * best.visits / result.iterations:.0f}%" if best and result.iterations else "-"
         table.append([str(nodes), str(result.iterations), point_name(*result.move, h), _verdict(result, "-"),
                       share, f"{result.seconds:.2f}", _note(result), line_names(result.pv[:6], h)])
-    return "\n".join(text_table(["nodes", "iterations", "move", "win rate", "visits", "seconds", "note", "pv"], table))
+    # "evaluation", not "win rate": the column says "win rate 41.0%" or "win in 3", as the first line of a report does
+    return "\n".join(text_table(["nodes", "iterations", "move", "evaluation", "visits", "seconds", "note", "pv"],
+                                 table))
 
 
 def _json(result: Analysis, board: Board) -> dict:
