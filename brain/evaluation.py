@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from monte.brain.jit import kernel
-from monte.brain.patterns import C_FIVE, C_WEAK, P_FIVE, P_TWO_C, F_OPEN_THREE_TWO, F_THREE_TWO
+from monte.brain.patterns import C_FIVE, C_WEAK, F_OPEN_THREE_TWO, F_THREE_TWO, P_FIVE, P_TWO_C
 from monte.brain.position import I_STONES, SCRATCH, State
 from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
 

@@ -3,8 +3,8 @@ make and unmake instead of being recomputed.
 
 Per empty cell and side: the window key of each of the 4 lines (see ``brain.patterns``), the pattern each line would
 give, the cell's class, score and fork. Per side: how many empty cells are in each class and fork and the sum of
-their scores, which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell, how many stones
-lie within two steps (candidate moves come from there).
+their scores, which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell,
+how many stones lie within two steps (candidate moves come from there).
 
 Everything lives in numpy arrays grouped in one ``State`` tuple so that numba kernels take it as one argument.
 Sides are indexed 0 (black) and 1 (white): ``side = color - 1``.
@@ -19,7 +19,7 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.jit import kernel
 from monte.brain.patterns import (
-    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, PATTERN_COUNT, FORK_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code,
+    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, FORK_COUNT, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code,
     offset_weight, pattern_tables,
 )
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
@@ -165,13 +165,13 @@ def _refresh_side(st: State, s: int, idx: int) -> None:
     st.score_sum[s] -= st.score[s, idx]
     code = st.code[s, idx]
     c = st.cls_lut[s, code]
-    sh = st.fork_lut[s, code]
+    f = st.fork_lut[s, code]
     sc = st.score_lut[s, code]
     st.cls[s, idx] = c
-    st.fork[s, idx] = sh
+    st.fork[s, idx] = f
     st.score[s, idx] = sc
     st.cls_count[s, c] += 1
-    st.fork_count[s, sh] += 1
+    st.fork_count[s, f] += 1
     st.score_sum[s] += sc
 
 

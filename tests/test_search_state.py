@@ -17,8 +17,8 @@ import pytest
 from monte.brain.board import BLACK, EMPTY, MOVE_WINS, WALL, WHITE, Board
 from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
-    P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE, P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, F_NONE,
-    F_OPEN_THREE_TWO, F_THREE_TWO, FORK_COUNT, TABLE_SIZE, WINDOW_HALF,
+    F_NONE, F_OPEN_THREE_TWO, F_THREE_TWO, FORK_COUNT, P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE,
+    P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF,
     cell_tables, offset_weight, pattern_tables,
 )
 from monte.brain.position import I_LAST, I_STONES, State, make, new_state, unmake
@@ -315,10 +315,16 @@ CLASSES = [
 
 @pytest.mark.parametrize("what, rule, expected, diagram", CLASSES, ids=[case[0] for case in CLASSES])
 def test_cell_class_of_a_hand_made_position(what, rule, expected, diagram):
+    st, star = starred_position(diagram, rule)
+    assert st.cls[0, star] == expected
+
+
+def starred_position(diagram: str, rule: int) -> tuple[State, int]:
+    """The search state of a diagram with black to move, and the index of its ``*`` cell (an empty cell)."""
     rows = [row.strip() for row in diagram.strip().splitlines()]
     (x, y), = [(row.index("*"), r) for r, row in enumerate(rows) if "*" in row]
     board = Board.from_diagram("\n".join(rows).replace("*", "."), rule, BLACK)
-    assert new_state(board).cls[0, board.index(x, y)] == expected
+    return new_state(board), board.index(x, y)
 
 
 # --- cell forks: a three and a two at once (the value network's counts) --------------------------------------------
@@ -372,9 +378,6 @@ FORKS = [
 
 @pytest.mark.parametrize("what, expected, diagram", FORKS, ids=[case[0] for case in FORKS])
 def test_cell_fork_of_a_hand_made_position(what, expected, diagram):
-    rows = [row.strip() for row in diagram.strip().splitlines()]
-    (x, y), = [(row.index("*"), r) for r, row in enumerate(rows) if "*" in row]
-    board = Board.from_diagram("\n".join(rows).replace("*", "."), RULE_FREESTYLE, BLACK)
-    st = new_state(board)
-    assert st.fork[0, board.index(x, y)] == expected
+    st, star = starred_position(diagram, RULE_FREESTYLE)
+    assert st.fork[0, star] == expected
     assert st.fork_count[0, expected] >= 1
