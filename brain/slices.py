@@ -108,7 +108,6 @@ def _make_room(tree: Tree, limits: SearchLimits) -> bool:
     return False
 
 
-
 def _ranked(tree: Tree, root: int) -> tuple[int, int]:
     """The most-visited and second most-visited root children (-1 where missing)."""
     kids = children(tree, root)
