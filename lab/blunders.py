@@ -1,15 +1,21 @@
-"""Blunder count: in positions where Monte once let a strong opponent's forced win in, does a brain's move still
-allow one? A judge (Rapfi at a fixed node count, ``monte.lab.position_judge``) says whether the position before the move was
-undecided and whether the position after it is a forced win for the opponent.
+"""Blunder count: in the positions where a game between Monte and a strong opponent was decided, does a brain's
+move let the opponent's forced win in, or keep Monte's own? A judge (Rapfi at a fixed node count,
+``monte.lab.position_judge``) says which positions are undecided, which are won for the side to move, and what a
+move left behind.
 
-``build`` walks back through the games Monte lost (``games.jsonl`` files of the tournament runner) and keeps, per
-game, the last position with Monte to move that the judge still sees no forced result in: Monte's move there let
-the win in. ``count`` asks each brain for its move in every kept position (a fixed node budget, ``INFO max_node``,
-or a time per move) and has the judge look at the position after it.
+``build`` walks back from the end of each game Monte won or lost by a five and keeps, with Monte to move, the last
+position the judge sees no forced result in (the *undecided* one where the game turned) and the earliest one of
+the walk where Monte has a forced win (a *won* one). ``count`` asks each brain for its move in every kept position
+(a fixed node budget, ``INFO max_node``, or a time per move) and has the judge look at the position after it: a
+blunder in an undecided position, a win kept or thrown away in a won one. With ``--held-by NAME`` it also counts
+the others only where that engine's own move passes -- positions a strong engine handles at the same clock, so
+that each has a move that passes (issue 19's condition).
 
-    python -m monte.lab.blunders build --judge /tmp/sparring/bin/pbrain-rapfi --out positions.jsonl GAMES.jsonl ...
-    python -m monte.lab.blunders count --judge /tmp/sparring/bin/pbrain-rapfi --positions positions.jsonl \\
-        --engine before=pbrain-monte --engine after='pbrain-monte --set quiet_share=0.4' --max-node 100000
+    python -m monte.lab.blunders build --judge /tmp/sparring/bin/pbrain-rapfi --nodes 1000000 \
+        --out positions.jsonl GAMES.jsonl ...
+    python -m monte.lab.blunders count --judge /tmp/sparring/bin/pbrain-rapfi --nodes 1000000 \
+        --positions positions.jsonl --engine rapfi=/tmp/sparring/bin/pbrain-rapfi --engine monte=pbrain-monte \
+        --timeout-turn-ms 1000 --held-by rapfi
 
 For measurement only: nothing in the engine or the test suite depends on the judge.
 """
@@ -29,72 +35,93 @@ from monte.lab.position_judge import judge
 from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, GameSettings
 
 MIN_PLIES_AFTER_OPENING = 2   # positions before Monte's second move are the opening's, not Monte's
-MAX_WALK_BACK = 14            # Monte's moves walked back from the end of a lost game before giving up on it
+MAX_WALK_BACK = 30            # Monte's moves walked back from the end of a game before giving up on it
+UNDECIDED, WON = "undecided", "won"
 
 
 @dataclass(frozen=True)
 class Position:
-    """Monte to move in an undecided position of a game it lost; `played` let the opponent's forced win in."""
+    """Monte to move in a position of a decided game: undecided (a move may let the opponent's forced win in) or
+    won (a move may throw Monte's forced win away)."""
 
     stones: list[tuple[int, int]]
     width: int
     height: int
     rule: int
     played: tuple[int, int]
+    """The move Monte played here in the game."""
     opponent: str
     source: str
     eval_before: int
     """The judge's evaluation for Monte, to move."""
     mate_after: int
-    """The judge's mate (plies, > 0: the opponent wins) after the move Monte played."""
+    """The judge's mate after the move Monte played, for the opponent then to move (> 0: the opponent wins, < 0:
+    Monte still wins, 0: neither seen)."""
+    kind: str = UNDECIDED
+    """UNDECIDED or WON (positions written before the won ones existed are all undecided)."""
+
+
+def passes(position: Position, mate_after: int) -> bool:
+    """Whether a move after which the judge sees `mate_after` (for the opponent, to move) is good enough here: in an
+    undecided position the opponent has no forced win, in a won one Monte keeps its own."""
+    return mate_after < 0 if position.kind == WON else mate_after <= 0
 
 
 def _stones(game: dict) -> list[tuple[int, int]]:
     return [tuple(s) for s in game["opening"]] + [(m[0], m[1]) for m in game["moves"]]
 
 
-def lost_games(paths: Iterable[Path], engine: str) -> list[tuple[str, dict]]:
-    """(source, game) of every game `engine` lost, read from the runner's games.jsonl files."""
+def decided_games(paths: Iterable[Path], engine: str) -> list[tuple[str, dict]]:
+    """(source, game) of every game `engine` played and someone won by a five, read from the runner's games.jsonl
+    files (a time loss or a draw has no position where the board decided it)."""
     games = []
     for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if not line.strip():
                 continue
             game = json.loads(line)
-            if engine in game["pairing"] and game.get("winner") not in (None, engine) and game["termination"] == "five":
+            if engine in game["pairing"] and game.get("winner") is not None and game["termination"] == "five":
                 games.append((f"{path.parent.name}/{path.name}:{number}", game))
     return games
 
 
-def last_undecided(source: str, game: dict, engine: str, judge_cmd: Sequence[str], nodes: int) -> Position | None:
-    """The last position of `game` with `engine` to move that the judge sees undecided, Monte's move there leading
-    to a position the judge sees won for the opponent; None if there is none within MAX_WALK_BACK moves."""
+def critical_positions(source: str, game: dict, engine: str, judge_cmd: Sequence[str],
+                       nodes: int) -> list[Position]:
+    """Walking back over `engine`'s moves from the end of `game` (at most MAX_WALK_BACK of them): the earliest
+    position of the walk where `engine`, to move, has a forced win, and the first one the judge sees undecided
+    after a full search, where the walk stops -- each with the judge's verdict after the move played there."""
     stones = _stones(game)
     first = len(game["opening"])
     colour_to_move = 0 if game["black"] == engine else 1
     mine = [i for i in range(first, len(stones)) if i % 2 == colour_to_move]
     opponent = game["white"] if game["black"] == engine else game["black"]
-    after = None
+    size = (game["width"], game["height"], game["rule"])
+    undecided, won = None, None
     for i in reversed(mine[-MAX_WALK_BACK:]):
         if i - first < MIN_PLIES_AFTER_OPENING:
             break
-        size = (game["width"], game["height"], game["rule"])
         before = judge(judge_cmd, nodes, stones[:i], *size)
-        if before is None:
-            return None
-        if before.mate == 0:
-            if after is None or after.mate <= 0:
-                return None
-            return Position(stones[:i], *size, stones[i], opponent, source, before.eval, after.mate)
+        if before is None or (before.mate == 0 and before.nodes < nodes // 2):
+            continue  # no verdict, or a search cut short (one move alone does not lose): not telling, walk on
         if before.mate > 0:
-            return None  # Monte was winning here and lost later: not the blunder this looks for
-        after = judge(judge_cmd, nodes, stones[:i + 1], *size) if i + 1 < len(stones) else None
-    return None
+            won = (i, before)
+        elif before.mate == 0:
+            undecided = (i, before)
+            break
+    kept = []
+    for found, kind in ((undecided, UNDECIDED), (won, WON)):
+        if found is None:
+            continue
+        i, before = found
+        after = judge(judge_cmd, nodes, stones[:i + 1], *size)
+        if after is not None:
+            kept.append(Position(stones[:i], *size, stones[i], opponent, source, before.eval, after.mate, kind))
+    return kept
 
 
 def ask_move(command: Sequence[str], position: Position, max_node: int, turn_ms: int) -> tuple[int, int]:
-    """The brain's move in `position` (a fresh process, so no tree or table carries over)."""
-    info = (("max_node", str(max_node)),) if max_node > 0 else ()
+    """The brain's move in `position` (a fresh process, so no tree or table carries over; one thread)."""
+    info = (("thread_num", "1"),) + ((("max_node", str(max_node)),) if max_node > 0 else ())
     settings = GameSettings(position.width, position.height, position.rule, timeout_turn_ms=turn_ms,
                             timeout_match_ms=0, extra_info=info)
     mover = len(position.stones) % 2
@@ -106,25 +133,44 @@ def ask_move(command: Sequence[str], position: Position, max_node: int, turn_ms:
     return reply.x, reply.y
 
 
+def judged_move(command: Sequence[str], position: Position, judge_cmd: Sequence[str], nodes: int, max_node: int,
+                turn_ms: int) -> dict:
+    """The brain's move in `position` and the judge's verdict after it: ``move``, ``mate_after`` (for the
+    opponent, to move), ``eval_after`` and ``passed`` -- or ``fault`` if the brain failed."""
+    try:
+        move = ask_move(command, position, max_node, turn_ms)
+    except BrainFault as fault:
+        return {"fault": str(fault), "passed": False}
+    verdict = judge(judge_cmd, nodes, [*position.stones, move], position.width, position.height, position.rule)
+    mate = verdict.mate if verdict else 0
+    return {"move": move, "mate_after": mate, "eval_after": verdict.eval if verdict else None,
+            "passed": passes(position, mate)}
+
+
 def count(positions: list[Position], engines: list[tuple[str, list[str]]], judge_cmd: Sequence[str], nodes: int,
           max_node: int, turn_ms: int) -> dict[str, list[dict]]:
-    """Each engine's move in each position, with the judge's mate after it (> 0: a blunder); progress to stderr."""
+    """Each engine's move in each position with the judge's verdict after it; progress to stderr."""
     results: dict[str, list[dict]] = {name: [] for name, _ in engines}
     for k, position in enumerate(positions):
         for name, command in engines:
-            try:
-                move = ask_move(command, position, max_node, turn_ms)
-            except BrainFault as fault:
-                results[name].append({"position": k, "fault": str(fault)})
-                continue
-            verdict = judge(judge_cmd, nodes, [*position.stones, move], position.width, position.height,
-                            position.rule)
-            mate = verdict.mate if verdict else 0
-            results[name].append({"position": k, "move": move, "mate_after": mate,
-                                  "eval_after": verdict.eval if verdict else None})
-            print(f"{k + 1}/{len(positions)} {name}: {move} -> {'BLUNDER' if mate > 0 else 'held'} "
-                  f"(judge {verdict.eval if verdict else None})", file=sys.stderr, flush=True)
+            row = {"position": k, "kind": position.kind,
+                   **judged_move(command, position, judge_cmd, nodes, max_node, turn_ms)}
+            results[name].append(row)
+            verdict = "passed" if row["passed"] else ("BLUNDER" if position.kind == UNDECIDED else "WIN LOST")
+            print(f"{k + 1}/{len(positions)} {position.kind} {name}: {row.get('move', row.get('fault'))} -> "
+                  f"{verdict} (judge {row.get('eval_after')})", file=sys.stderr, flush=True)
     return results
+
+
+def summary(rows: list[dict]) -> str:
+    """'B blunders in U undecided positions, K wins kept of W' (and faults, if any) for one engine's rows."""
+    undecided = [r for r in rows if r["kind"] == UNDECIDED]
+    won = [r for r in rows if r["kind"] == WON]
+    blunders = sum(1 for r in undecided if not r["passed"])
+    kept = sum(1 for r in won if r["passed"])
+    faults = sum(1 for r in rows if "fault" in r)
+    return (f"{blunders} blunders in {len(undecided)} undecided positions, {kept} wins kept of {len(won)}"
+            + (f", {faults} faults (counted as failed)" if faults else ""))
 
 
 def _engine(text: str) -> tuple[str, list[str]]:
@@ -134,47 +180,62 @@ def _engine(text: str) -> tuple[str, list[str]]:
     return name, shlex.split(command)
 
 
+def build_positions(args: argparse.Namespace, judge_cmd: Sequence[str]) -> list[Position]:
+    """The critical positions of the games named in `args`."""
+    games = decided_games(args.games, args.engine_name)
+    if args.opponents:
+        wanted = set(args.opponents.split(","))
+        games = [(source, game) for source, game in games if wanted & set(game["pairing"])]
+    kept = []
+    for source, game in games[:args.limit or None]:
+        found = critical_positions(source, game, args.engine_name, judge_cmd, args.nodes)
+        print(f"{source}: {', '.join(p.kind for p in found) or 'none'}", file=sys.stderr, flush=True)
+        kept.extend(found)
+    return kept
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m monte.lab.blunders", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
-    build = sub.add_parser("build", help="positions where Monte let a forced win in, from lost games")
+    build = sub.add_parser("build", help="the positions where Monte's decided games turned")
     build.add_argument("games", nargs="+", type=Path, help="games.jsonl files of the tournament runner")
     build.add_argument("--out", required=True, type=Path)
-    build.add_argument("--engine-name", default="monte", help="the engine whose losses are read (default monte)")
+    build.add_argument("--engine-name", default="monte", help="the engine whose games are read (default monte)")
     build.add_argument("--opponents", help="only games against these engines (comma-separated)")
-    build.add_argument("--limit", type=int, default=0, help="read at most this many lost games (0: all)")
-    counting = sub.add_parser("count", help="each brain's blunders in the positions")
+    build.add_argument("--limit", type=int, default=0, help="read at most this many decided games (0: all)")
+    counting = sub.add_parser("count", help="each brain's blunders and wins kept in the positions")
     counting.add_argument("--positions", required=True, type=Path)
     counting.add_argument("--engine", action="append", type=_engine, required=True, help="NAME=COMMAND (repeatable)")
     counting.add_argument("--max-node", type=int, default=0, help="INFO max_node for every brain (0: none)")
     counting.add_argument("--timeout-turn-ms", type=int, default=1000)
     counting.add_argument("--out", type=Path, help="write each move and verdict here (JSON)")
+    counting.add_argument("--held-by", metavar="NAME", help="one of the engines: count the others only in the "
+                          "positions where its move passes (a strong engine at the same clock; issue 19's condition)")
     for p in (build, counting):
         p.add_argument("--judge", required=True, help="the judging brain's command line (Rapfi)")
         p.add_argument("--nodes", type=int, default=500_000, help="the judge's nodes a position")
     args = parser.parse_args(argv)
     judge_cmd = shlex.split(args.judge)
     if args.what == "build":
-        kept = []
-        games = lost_games(args.games, args.engine_name)
-        if args.opponents:
-            wanted = set(args.opponents.split(","))
-            games = [(source, game) for source, game in games if wanted & set(game["pairing"])]
-        for source, game in games[:args.limit or None]:
-            found = last_undecided(source, game, args.engine_name, judge_cmd, args.nodes)
-            print(f"{source}: {'kept' if found else 'none'}", file=sys.stderr, flush=True)
-            if found is not None:
-                kept.append(found)
+        kept = build_positions(args, judge_cmd)
         args.out.write_text("".join(json.dumps(asdict(p)) + "\n" for p in kept), encoding="utf-8")
-        print(f"{len(kept)} positions -> {args.out}")
+        won = sum(1 for p in kept if p.kind == WON)
+        print(f"{len(kept) - won} undecided and {won} won positions -> {args.out}")
         return 0
     positions = [Position(**json.loads(line)) for line in args.positions.read_text(encoding="utf-8").splitlines()
                  if line.strip()]
+    names = [name for name, _ in args.engine]
+    if args.held_by is not None and args.held_by not in names:
+        parser.error(f"--held-by {args.held_by}: not one of the engines ({', '.join(names)})")
     results = count(positions, args.engine, judge_cmd, args.nodes, args.max_node, args.timeout_turn_ms)
     for name, rows in results.items():
-        blunders = sum(1 for r in rows if r.get("mate_after", 0) > 0)
-        faults = sum(1 for r in rows if "fault" in r)
-        print(f"{name}: {blunders} blunders in {len(rows)} positions" + (f", {faults} faults" if faults else ""))
+        print(f"{name}: {summary(rows)}")
+    if args.held_by is not None:
+        held = {row["position"] for row in results[args.held_by] if row["passed"]}
+        print(f"in the {len(held)} positions where {args.held_by} passes:")
+        for name, rows in results.items():
+            if name != args.held_by:
+                print(f"  {name}: {summary([row for row in rows if row['position'] in held])}")
     if args.out:
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     return 0
