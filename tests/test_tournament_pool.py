@@ -1,8 +1,10 @@
 """The runner's seam to where games are played: a game reported twice is logged and counted once, a pool with no
-room yet is waited for, and a run without a cluster never imports Dask."""
+room yet is waited for, the progress line counts the games playing once the pool is refilled, and a run without a
+cluster never imports Dask."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -48,6 +50,16 @@ def test_a_pool_without_room_yet_is_waited_for(tmp_path):
     pool = LatePool(1, empty_polls=3)
     result = run_tournament(config(tmp_path / "out", engines, games=2), pool=pool)
     assert pool.empty_polls == 0 and len(result.records) == 2
+
+
+def test_the_progress_line_counts_the_games_playing_after_the_refill(tmp_path):
+    """Two at a time, four games: when the first finishes the next one has started (2 playing, not the gap's 1),
+    and the last line has none left."""
+    progress = io.StringIO()
+    run_tournament(config(tmp_path / "out", [fake("one"), fake("two")], games=4, concurrency=2), progress=progress)
+    lines = [line for line in progress.getvalue().splitlines() if "playing" in line]
+    assert lines[0].endswith(", 2 playing") and lines[-1].endswith(", 0 playing")
+    assert lines[-1].startswith("[####################] 4/4 games")
 
 
 def test_a_config_naming_a_cluster_needs_its_pool(tmp_path):

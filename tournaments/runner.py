@@ -246,17 +246,21 @@ class _Run:
         with _signals_handled_by(self._on_signal):
             pool.start(engines, rules, self.stop, self.out / "logs")
             try:
+                finished = False
                 while not self.signalled:
                     while pending and not self._stopping() and pool.running() < pool.capacity():
                         pool.submit(pending.popleft())
+                    if finished:
+                        self._show(pool.running())  # after the refill: the games playing now, not in the gap
                     if not pool.running() and (not pending or self._stopping()):
                         break  # all done, or stopping and nothing left to wait for (a cluster may have no room yet)
-                    self._collect(pool.completed(_POLL_S), pool.running())
+                    finished = self._collect(pool.completed(_POLL_S))
                     if self._decided():
                         self.stop.set()
             finally:
                 self.stop.set()  # the pool stops the games still running; they return at once, unlogged
-                self._collect(pool.finish(), 0)
+                if self._collect(pool.finish()):
+                    self._show(0)
                 if self.meter is not None:
                     self.meter.finish()
         self.result.interrupted = self.signalled
@@ -271,16 +275,17 @@ class _Run:
         main thread while it holds a lock the stop needs.)"""
         self.signalled = True
 
-    def _collect(self, records: list[GameRecord], running: int) -> None:
-        """Log the games that finished (not those a stop interrupted, nor one already logged) and update the
-        progress line."""
+    def _collect(self, records: list[GameRecord]) -> bool:
+        """Log the games that finished (not those a stop interrupted, nor one already logged); whether any was."""
+        logged = False
         for record in records:
             if record.termination is not Termination.INTERRUPTED and record.game_id not in self.logged:
                 _save(self.out, record)
                 self.logged.add(record.game_id)
                 self.result.records.append(record)
-        if records:
-            self._show(running)
+                logged = True
+        return logged
+
     def _show(self, running: int) -> None:
         if self.meter is not None and self.result.records:
             self.meter.update(self.result.records, running)
