@@ -170,6 +170,36 @@ def threat_count_after_block(st: State, idx: int, op: int) -> int:
 
 
 @kernel
+def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
+    """The cells that may take every winning threat point from side `op` (open-four and four-three points): one of
+    its threat points and the empty cells within a window of it on its four lines, those `color` may play; returns
+    how many went to out. A stone changes a point's class only from there, and a defence must change every point's.
+    Against a four-three point the cells that close its three belong here though op makes no four on them (the
+    three-point's block beside a four's ends): without them a defence that closes the three and threatens back
+    went missing, and a four-three point looked like a win it is not."""
+    t = -1
+    for i in range(st.interior.shape[0]):
+        q = st.interior[i]
+        if st.cells[q] == EMPTY and _is_threat_class(st.cls[op, q]) == 1:
+            t = q
+            break
+    if t < 0:
+        return 0
+    n = 0
+    if playable(st, t, color):
+        out[n] = t
+        n += 1
+    for d in range(4):
+        step = st.steps[d]
+        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+            q = t + o * step
+            if o != 0 and st.cells[q] == EMPTY and n < out.shape[0] and playable(st, q, color):
+                out[n] = q
+                n += 1
+    return n
+
+
+@kernel
 def cell_value(st: State, idx: int, me: int) -> float:
     """How good idx is for side `me`: what it builds plus most of what it denies the opponent."""
     return st.score[me, idx] + DEFENCE_WEIGHT * st.score[1 - me, idx]
@@ -217,7 +247,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     if threat_count(st, op) > 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left
         cand = ws.cand
-        k = playable_cells(st, op, C_FOUR, False, cand, 0, color)
+        k = defence_candidates(st, op, color, cand)
         for i in range(k):
             idx = cand[i]
             if threat_count_after_block(st, idx, op) == 0 and n < out.shape[0]:

@@ -1,6 +1,7 @@
-"""Move generation's ordering: the tree search keeps only the best few moves of a quiet node as children, so the
-selection of those few must be right -- the `limit` best by value (the hand-set cell value, or the learned policy's
-logit), best first, equal values in board order."""
+"""Move generation: the tree search keeps only the best few moves of a quiet node as children, so the selection of
+those few must be right -- the `limit` best by value (the hand-set cell value, or the learned policy's logit), best
+first, equal values in board order; and against the opponent's winning threats every defence must be there, since
+the solver counts a node lost when all its children are."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import numpy as np
 import pytest
 
 from monte.brain.board import Board
-from monte.brain.position import new_state
+from monte.brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE_THREE
+from monte.brain.position import make, new_state, unmake
 from monte.brain.policy import move_logit, recent_moves
-from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace
+from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, threat_count
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -70,3 +72,68 @@ def test_recent_moves_are_the_last_move_and_the_side_to_moves_previous_one():
     st = new_state(board)
     assert recent_moves(st) == (board.index(3, 3), board.index(8, 8))
     assert recent_moves(new_state(Board(15))) == (-1, -1)
+
+
+def _node_facing_a_threat(seed: int):
+    """A random position (moves near the centre) where the side to move has no five, open four or five to block, and
+    the opponent has an open-four or four-three point: generate_moves' defence branch. None if the game got there
+    otherwise."""
+    rng = random.Random(seed)
+    board = Board(15)
+    for _ in range(60):
+        st = new_state(board)
+        me, op = board.to_move - 1, 2 - board.to_move
+        if (threat_count(st, op) > 0 and st.cls_count[me, C_FIVE] == 0 and st.cls_count[op, C_FIVE] == 0
+                and st.cls_count[me, C_OPEN_FOUR] == 0):
+            return board, st
+        if st.cls_count[me, C_FIVE] or st.cls_count[op, C_FIVE]:
+            return None
+        empty = [(x, y) for x in range(4, 11) for y in range(4, 11) if board.at(x, y) == 0]
+        board.play(*rng.choice(empty))
+    return None
+
+
+def _cell(x: int, y: int, st) -> int:
+    return int(st.interior[y * 15 + x])
+
+
+def test_a_four_three_point_is_defended_by_closing_its_three_as_well():
+    """From a game against PentaZen: white's G9 would make a four (G7-G10, five point G6) and an open three (F9 G9
+    H9). I9 closes the three -- G9 is then a four and a closed three -- and makes black's own three; Rapfi's move.
+    Black's moves were G9 and G6 alone, I9 (no four of white's) was not among them, and white's H9 looked won."""
+    board = Board(15)
+    for move in "H10 G7 F6 F9 G11 G8 E10 G10 H11 H9".split():
+        board.play("ABCDEFGHIJKLMNO".index(move[0]), 15 - int(move[1:]))
+    st = new_state(board)
+    out = np.empty(512, dtype=np.int32)
+    values = np.empty(512, dtype=np.float64)
+    n = generate_moves(st, board.to_move, out, values, 40, new_workspace(st.cells.shape[0]), True)
+    moves = {int(m) for m in out[:n]}
+    assert {_cell(8, 6, st), _cell(4, 6, st), _cell(6, 6, st), _cell(6, 9, st)} <= moves  # I9, E9, G9, G6
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_defences_generated_are_every_cell_that_leaves_no_winning_threat(seed):
+    """Against the opponent's open-four and four-three points every move after which it has none is generated
+    (found by making each empty cell in turn), and every move generated is one of those or a four of our own --
+    unless there is neither: then the node is lost and its ordinary moves are searched."""
+    found = _node_facing_a_threat(seed)
+    if found is None:
+        pytest.skip("this seed's game did not reach a defence")
+    board, st = found
+    color = board.to_move
+    me, op = color - 1, 2 - color
+    defences = set()
+    cells = [int(c) for c in st.interior if st.cells[int(c)] == 0]
+    for c in cells:
+        make(st, c, color)
+        if threat_count(st, op) == 0:
+            defences.add(c)
+        unmake(st, c)
+    out = np.empty(512, dtype=np.int32)
+    values = np.empty(512, dtype=np.float64)
+    n = generate_moves(st, color, out, values, 400, new_workspace(st.cells.shape[0]), False)
+    moves = {int(m) for m in out[:n]}
+    own_fours = {c for c in cells if C_FOUR <= st.cls[me, c] <= C_FIVE and st.cls[me, c] != C_THREE_THREE}
+    assert defences <= moves
+    assert moves <= defences | own_fours or not defences | own_fours
