@@ -174,9 +174,9 @@ def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
     """The cells that may take every winning threat point from side `op` (open-four and four-three points): one of
     its threat points and the empty cells within a window of it on its four lines, those `color` may play; returns
     how many went to out. A stone changes a point's class only from there, and a defence must change every point's.
-    Against a four-three point the cells that close its three belong here though op makes no four on them (the
-    three-point's block beside a four's ends): without them a defence that closes the three and threatens back
-    went missing, and a four-three point looked like a win it is not."""
+    Against a four-three point this takes in the cells that close its three, where op would make no four: when the
+    candidates were op's four cells alone, such a defence (often one that threatens back) went missing, and the
+    solver proved the four-three point's attack won when it was not."""
     t = -1
     for i in range(st.interior.shape[0]):
         q = st.interior[i]
