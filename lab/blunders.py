@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from monte.lab.position_judge import judge
+from monte.lab.position_judge import board_fields, judge
 from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, GameSettings
 
 MIN_PLIES_AFTER_OPENING = 2   # positions before Monte's second move are the opening's, not Monte's
@@ -124,12 +124,10 @@ def ask_move(command: Sequence[str], position: Position, max_node: int, turn_ms:
     info = (("thread_num", "1"),) + ((("max_node", str(max_node)),) if max_node > 0 else ())
     settings = GameSettings(position.width, position.height, position.rule, timeout_turn_ms=turn_ms,
                             timeout_match_ms=0, extra_info=info)
-    mover = len(position.stones) % 2
-    fields = [(x, y, 1 if i % 2 == mover else 2) for i, (x, y) in enumerate(position.stones)]
     env = {**os.environ, LOAD_BEFORE_OK: "1"}  # a Monte brain loads its engine before START: no quick-player move
     with BrainClient(list(command), garbage="ignore", env=env) as client:
         client.new_game(settings, 120.0)
-        reply = client.board(fields, turn_ms / 1000 + (300.0 if max_node > 0 else 5.0))
+        reply = client.board(board_fields(position.stones), turn_ms / 1000 + (300.0 if max_node > 0 else 5.0))
     return reply.x, reply.y
 
 

@@ -57,7 +57,7 @@ def _settings(nodes: int, width: int, height: int, rule: int, timeout_s: float) 
                         extra_info=(("max_node", str(nodes)), ("thread_num", "1")))
 
 
-def _fields(stones: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
+def board_fields(stones: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """The stones (black first, colours alternating) as BOARD fields seen from the side to move."""
     mover = len(stones) % 2  # 0: black to move
     return [(x, y, 1 if i % 2 == mover else 2) for i, (x, y) in enumerate(stones)]
@@ -70,7 +70,7 @@ def judge(command: Sequence[str], nodes: int, stones: Sequence[tuple[int, int]],
     that arrives while it still winds its search down, so a kept process would miss the next START now and then."""
     with BrainClient(list(command), garbage="ignore") as client:
         client.new_game(_settings(nodes, width, height, rule, timeout_s), timeout_s)
-        reply = client.board(_fields(stones), timeout_s + 5)
+        reply = client.board(board_fields(stones), timeout_s + 5)
     return parse_verdict(reply.messages, (reply.x, reply.y))
 
 
@@ -108,7 +108,7 @@ class KeptJudge:
                     self._client = BrainClient(self.command, garbage="ignore")
                     self._client.start()
                     self._client.new_game(self.settings, self.timeout_s)
-                reply = self._client.board(_fields(stones), self.timeout_s + 5)
+                reply = self._client.board(board_fields(stones), self.timeout_s + 5)
                 if not self._client.await_listening():
                     self.close()
                 return parse_verdict(reply.messages, (reply.x, reply.y))
