@@ -74,12 +74,12 @@ def test_recent_moves_are_the_last_move_and_the_side_to_moves_previous_one():
     assert recent_moves(new_state(Board(15))) == (-1, -1)
 
 
-def _node_facing_a_threat(seed: int):
+def _node_facing_a_threat(seed: int, rule: int):
     """A random position (moves near the centre) where the side to move has no five, open four or five to block, and
     the opponent has an open-four or four-three point: generate_moves' defence branch. None if the game got there
     otherwise."""
     rng = random.Random(seed)
-    board = Board(15)
+    board = Board(15, rule=rule)
     for _ in range(60):
         st = new_state(board)
         me, op = board.to_move - 1, 2 - board.to_move
@@ -88,7 +88,8 @@ def _node_facing_a_threat(seed: int):
             return board, st
         if st.cls_count[me, C_FIVE] or st.cls_count[op, C_FIVE]:
             return None
-        empty = [(x, y) for x in range(4, 11) for y in range(4, 11) if board.at(x, y) == 0]
+        legal = set(board.legal_moves())
+        empty = [(x, y) for x in range(4, 11) for y in range(4, 11) if (x, y) in legal]
         board.play(*rng.choice(empty))
     return None
 
@@ -112,19 +113,23 @@ def test_a_four_three_point_is_defended_by_closing_its_three_as_well():
     assert {_cell(8, 6, st), _cell(4, 6, st), _cell(6, 6, st), _cell(6, 9, st)} <= moves  # I9, E9, G9, G6
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_the_defences_generated_are_every_cell_that_leaves_no_winning_threat(seed):
+@pytest.mark.parametrize("rule,seed", [(0, seed) for seed in range(40)]
+                         + [(rule, seed) for rule in (1, 4, 8) for seed in range(15)])
+def test_the_defences_generated_are_every_cell_that_leaves_no_winning_threat(rule, seed):
     """Against the opponent's open-four and four-three points every move after which it has none is generated
-    (found by making each empty cell in turn), and every move generated is one of those or a four of our own --
-    unless there is neither: then the node is lost and its ordinary moves are searched."""
-    found = _node_facing_a_threat(seed)
+    (found by making each cell the side to move may play in turn), and every move generated is one of those or a
+    four of our own -- unless there is neither: then the node is lost and its ordinary moves are searched. Under
+    every rule (freestyle, exactly five, renju, caro): the candidates leave out the lines of a threat point that
+    cannot change its class, judged from each rule's class table."""
+    found = _node_facing_a_threat(seed, rule)
     if found is None:
         pytest.skip("this seed's game did not reach a defence")
     board, st = found
     color = board.to_move
     me, op = color - 1, 2 - color
     defences = set()
-    cells = [int(c) for c in st.interior if st.cells[int(c)] == 0]
+    legal = {board.index(x, y) for x, y in board.legal_moves()}
+    cells = [int(c) for c in st.interior if st.cells[int(c)] == 0 and int(c) in legal]
     for c in cells:
         make(st, c, color)
         if threat_count(st, op) == 0:
