@@ -7,10 +7,16 @@ hold under load (cache and memory contention aside). Monte runs with each leaf e
 the value network, the default; 0 the hand-set one), and the runs of the engines alternate, so that each ratio is
 measured under the same conditions. The positions are move lists from Monte's own self-play, so anyone can rebuild
 them.
+
+``--iterations N`` measures the other way round: the CPU seconds of exactly N iterations from a fresh tree, with a
+digest of the tree they grew. The search is deterministic, so two builds that print the same digest grew the same
+tree, and the ratio of their seconds is the speed of the code alone, free of the tree a change also grows (a speed-only
+change must keep the digest; one that changes the trees is judged by games).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 import time
@@ -23,7 +29,7 @@ from monte.brain.mcts import search
 from monte.brain.position import new_state
 from monte.brain.settings import Params
 from monte.brain.threats import new_workspace
-from monte.brain.tree import fill, new_tree, reset_tree
+from monte.brain.tree import M_EDGE_NEXT, M_NODE_NEXT, Tree, fill, new_tree, reset_tree
 from monte.brain.uct import MAX_NODES, UctSearch, UctTree, seed_random
 from monte.brain.vct import new_vct_space
 
@@ -103,6 +109,78 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
     return _timed(run, seconds)
 
 
+@dataclass
+class FixedRun:
+    """Exactly ``iterations`` of Monte's MCTS from a fresh tree: the CPU time they took (the median of the runs) and
+    the tree they grew (the same in every run: the search is deterministic)."""
+
+    engine: str
+    position: str
+    iterations: int
+    cpu_seconds: float
+    tree_digest: str
+    runs: list[float]
+
+    def line(self) -> str:
+        """Human-readable form."""
+        runs = ", ".join(f"{r:.3f}" for r in self.runs)
+        return (f"{self.engine:5s} {self.position:18s} {self.iterations:8d} iterations {self.cpu_seconds:7.3f} s"
+                f"  tree {self.tree_digest}  (runs: {runs})")
+
+
+def tree_digest(tree: Tree) -> str:
+    """A short hash of every node and edge the tree has used: equal digests, equal trees."""
+    nodes = int(tree.meta[M_NODE_NEXT])
+    edges = int(tree.meta[M_EDGE_NEXT])
+    h = hashlib.sha1()
+    for array in (tree.move[:nodes], tree.visits[:nodes], tree.wsum[:nodes], tree.proven[:nodes],
+                  tree.e_move[:edges], tree.e_prior[:edges], tree.e_child[:edges]):
+        h.update(array.tobytes())
+    return h.hexdigest()[:12]
+
+
+def fixed_iterations(board: Board, iterations: int, params: Params | None = None) -> tuple[int, float, str]:
+    """Run `iterations` of Monte's MCTS from `board` on a fresh tree, in slices as the player does; return the
+    iterations run (fewer if the root got proven), this thread's CPU seconds for them, and the tree's digest."""
+    params = params or Params()
+    warm_state = new_state(board)
+    search(warm_state, new_tree(BENCH_TREE_BYTES), board.to_move, 16, params, new_workspace(warm_state.cells.shape[0]),
+           new_vct_space(), new_limits())  # compile / load, outside the timing
+    st = new_state(board)
+    tree = new_tree(BENCH_TREE_BYTES)
+    ws = new_workspace(st.cells.shape[0])
+    vs = new_vct_space()
+    limits = new_limits()
+    done = 0
+    start = time.thread_time()
+    while done < iterations and tree.proven[0] == 0:
+        ran = int(search(st, tree, board.to_move, min(2000, iterations - done), params, ws, vs, limits))
+        if ran == 0:
+            break
+        done += ran
+    return done, time.thread_time() - start, tree_digest(tree)
+
+
+def run_fixed(iterations: int, repeats: int = 3) -> list[FixedRun]:
+    """Each Monte evaluation on each position, `iterations` iterations from a fresh tree, `repeats` times (the
+    engines' runs interleaved); raises RuntimeError if a repeat grows another tree."""
+    results = []
+    for name in POSITIONS:
+        board = board_of(name)
+        engines = {"mcts": Params(eval_model=1), "mcts0": Params(eval_model=0)}
+        seconds: dict[str, list[float]] = {engine: [] for engine in engines}
+        seen: dict[str, tuple[int, str]] = {}
+        for _ in range(max(repeats, 1)):
+            for engine, params in engines.items():
+                done, spent, digest = fixed_iterations(board, iterations, params)
+                if seen.setdefault(engine, (done, digest)) != (done, digest):
+                    raise RuntimeError(f"{engine} on the {name} grew another tree in a repeat")
+                seconds[engine].append(spent)
+        results += [FixedRun(engine, name, seen[engine][0], statistics.median(s), seen[engine][1], s)
+                    for engine, s in seconds.items()]
+    return results
+
+
 def uct_speed(board: Board, seconds: float) -> float:
     """Plain UCT iterations (playouts) per second from `board`."""
     seed_random(1)
@@ -151,8 +229,18 @@ def ratios_over_uct(results: list[BenchResult]) -> dict[str, dict[str, float]]:
     return ratios
 
 
-def report(seconds: float, repeats: int, as_json: bool) -> int:
-    """``monte bench``: print one line per engine and position, then each MCTS engine's speed over UCT's."""
+def report(seconds: float, repeats: int, as_json: bool, iterations: int = 0) -> int:
+    """``monte bench``: print one line per engine and position, then each MCTS engine's speed over UCT's; with
+    `iterations`, the CPU time and tree digest of that many iterations of each Monte evaluation instead."""
+    if iterations > 0:
+        fixed = run_fixed(iterations, repeats)
+        if as_json:
+            print(json.dumps({"fixed_iterations": [asdict(r) for r in fixed]}, indent=2))
+        else:
+            print("CPU seconds of a fixed number of iterations from a fresh tree; equal tree digests, equal trees")
+            for r in fixed:
+                print(r.line())
+        return 0
     results = run_bench(seconds, repeats)
     ratios = ratios_over_uct(results)
     if as_json:

@@ -20,6 +20,37 @@ def test_bench_reports_every_engine_on_every_position_with_the_ratios(monte_exec
         assert ratios == {p: lines[engine, p] / lines["uct", p] for p in positions}
 
 
+def test_bench_iterations_reports_cpu_seconds_and_the_tree_of_each_monte_evaluation(monte_executable: str,
+                                                                                    warm_pbrain: str) -> None:
+    out = subprocess.run([monte_executable, "bench", "--iterations", "3000", "--repeats", "2", "--json"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    runs = json.loads(out)["fixed_iterations"]
+    positions = {"15x15 opening", "15x15 middle game", "20x20 middle game"}
+    assert {(r["engine"], r["position"]) for r in runs} == {(e, p) for e in ("mcts", "mcts0") for p in positions}
+    assert all(r["iterations"] == 3000 and len(r["runs"]) == 2 and r["cpu_seconds"] > 0 for r in runs)
+    digests = {(r["engine"], r["position"]): r["tree_digest"] for r in runs}
+    assert len(set(digests.values())) == len(digests)  # two evaluations, three positions: six trees
+
+
+def test_bench_iterations_rejects_a_count_below_one(monte_executable: str) -> None:
+    done = subprocess.run([monte_executable, "bench", "--iterations", "0"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert "whole number of iterations" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_fixed_iterations_grow_the_same_tree_every_time_and_a_longer_search_another() -> None:
+    """The digest is what lets two builds be compared on equal trees: it must repeat, and it must see a change."""
+    from monte.brain.bench import board_of, fixed_iterations
+
+    board = board_of("15x15 middle game")
+    first = fixed_iterations(board, 2000)
+    again = fixed_iterations(board, 2000)
+    longer = fixed_iterations(board, 2100)
+    assert first[0] == again[0] == 2000 and longer[0] == 2100
+    assert first[2] == again[2] != longer[2]
+
+
 def test_bench_positions_are_unfinished_games() -> None:
     """A benchmark position the solver proves at once would measure an idle search."""
     from monte.brain.bench import POSITIONS, board_of
