@@ -20,8 +20,7 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
-    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, PATTERN_COUNT,
-    WINDOW_HALF,
+    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves
 from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
@@ -171,29 +170,13 @@ def threat_count_after_block(st: State, idx: int, op: int) -> int:
 
 
 @kernel
-def _line_may_defend(st: State, op: int, t: int, d: int) -> bool:
-    """Whether a stone on t's line `d` can take t (a threat point of side `op`) out of the threat classes: some other
-    pattern on that line, the other three kept, gives t a class that is no threat. A stone off t changes t's pattern
-    on one line only, so a line where every other pattern still leaves a threat holds no defence of t."""
-    code = st.code[op, t]
-    old = np.int32(st.pat[op, t, d])
-    for p in range(PATTERN_COUNT):
-        if p != old and _is_threat_class(st.cls_lut[op, code + (p - old) * st.combo[d]]) == 0:
-            return True
-    return False
-
-
-@kernel
 def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
     """The cells that may take every winning threat point from side `op` (open-four and four-three points): one of
-    its threat points and the empty cells within a window of it on those of its lines that can change its class
-    (``_line_may_defend``: an open three's line; a four-three point's four and three), those `color` may play;
-    returns how many went to out. A stone changes a point's class only from there, and a defence must change every
-    point's. Against a four-three point this takes in the cells that close its three, where op would make no four:
-    when the candidates were op's four cells alone, such a defence (often one that threatens back) went missing, and
-    the solver proved the four-three point's attack won when it was not. Lines that cannot change the class are left
-    out because every candidate costs a check (``threat_count_after_block``): an open three's point keeps 9 cells
-    of the 33."""
+    its threat points and the empty cells within a window of it on its four lines, those `color` may play; returns
+    how many went to out. A stone changes a point's class only from there, and a defence must change every point's.
+    Against a four-three point this takes in the cells that close its three, where op would make no four: when the
+    candidates were op's four cells alone, such a defence (often one that threatens back) went missing, and the
+    solver proved the four-three point's attack won when it was not."""
     t = -1
     for i in range(st.interior.shape[0]):
         q = st.interior[i]
@@ -207,8 +190,6 @@ def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
         out[n] = t
         n += 1
     for d in range(4):
-        if not _line_may_defend(st, op, t, d):
-            continue
         step = st.steps[d]
         for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
             q = t + o * step
