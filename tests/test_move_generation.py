@@ -119,8 +119,7 @@ def test_the_defences_generated_are_every_cell_that_leaves_no_winning_threat(rul
     """Against the opponent's open-four and four-three points every move after which it has none is generated
     (found by making each cell the side to move may play in turn), and every move generated is one of those or a
     four of our own -- unless there is neither: then the node is lost and its ordinary moves are searched. Under
-    every rule (freestyle, exactly five, renju, caro): the candidates leave out the lines of a threat point that
-    cannot change its class, judged from each rule's class table."""
+    every rule (freestyle, exactly five, renju with black's forbidden points, caro): each has its own class table."""
     found = _node_facing_a_threat(seed, rule)
     if found is None:
         pytest.skip("this seed's game did not reach a defence")
