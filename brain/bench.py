@@ -111,21 +111,29 @@ def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> fl
 
 @dataclass
 class FixedRun:
-    """Exactly ``iterations`` of Monte's MCTS from a fresh tree: the CPU time they took (the median of the runs) and
+    """Exactly ``iterations`` of Monte's MCTS from a fresh tree, run several times: the CPU seconds of each run and
     the tree they grew (the same in every run: the search is deterministic)."""
 
     engine: str
     position: str
     iterations: int
-    cpu_seconds: float
     tree_digest: str
     runs: list[float]
 
+    @property
+    def cpu_seconds(self) -> float:
+        """The median run's CPU seconds."""
+        return statistics.median(self.runs)
+
+    def as_dict(self) -> dict[str, object]:
+        """For JSON: the fields and the median."""
+        return {**asdict(self), "cpu_seconds": self.cpu_seconds}
+
     def line(self) -> str:
         """Human-readable form."""
-        runs = ", ".join(f"{r:.3f}" for r in self.runs)
-        return (f"{self.engine:5s} {self.position:18s} {self.iterations:8d} iterations {self.cpu_seconds:7.3f} s"
-                f"  tree {self.tree_digest}  (runs: {runs})")
+        each = ", ".join(f"{r:.3f}" for r in self.runs)
+        return (f"{self.engine:5s} {self.position:18s} {self.iterations:8d} iterations, median {self.cpu_seconds:.3f}"
+                f" CPU s ({each}), tree {self.tree_digest}")
 
 
 def tree_digest(tree: Tree) -> str:
@@ -176,8 +184,7 @@ def run_fixed(iterations: int, repeats: int = 3) -> list[FixedRun]:
                 if seen.setdefault(engine, (done, digest)) != (done, digest):
                     raise RuntimeError(f"{engine} on the {name} grew another tree in a repeat")
                 seconds[engine].append(spent)
-        results += [FixedRun(engine, name, seen[engine][0], statistics.median(s), seen[engine][1], s)
-                    for engine, s in seconds.items()]
+        results += [FixedRun(engine, name, seen[engine][0], seen[engine][1], s) for engine, s in seconds.items()]
     return results
 
 
@@ -235,7 +242,7 @@ def report(seconds: float, repeats: int, as_json: bool, iterations: int = 0) -> 
     if iterations > 0:
         fixed = run_fixed(iterations, repeats)
         if as_json:
-            print(json.dumps({"fixed_iterations": [asdict(r) for r in fixed]}, indent=2))
+            print(json.dumps({"fixed_iterations": [r.as_dict() for r in fixed]}, indent=2))
         else:
             print("CPU seconds of a fixed number of iterations from a fresh tree; equal tree digests, equal trees")
             for r in fixed:
