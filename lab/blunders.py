@@ -31,11 +31,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from monte.lab.position_judge import board_fields, judge
+from monte.lab.position_judge import Verdict, board_fields, judge
 from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, GameSettings
 
 MIN_PLIES_AFTER_OPENING = 2   # positions before Monte's second move are the opening's, not Monte's
 MAX_WALK_BACK = 30            # Monte's moves walked back from the end of a game before giving up on it
+MAX_FORCED_WALK = 8           # forced replies followed past the judge's searches cut short, before giving up
 UNDECIDED, WON = "undecided", "won"
 
 
@@ -59,6 +60,34 @@ class Position:
     Monte still wins, 0: neither seen)."""
     kind: str = UNDECIDED
     """UNDECIDED or WON (positions written before the won ones existed are all undecided)."""
+
+
+def cut_short(verdict: Verdict, nodes: int) -> bool:
+    """Whether the judge stopped its search early without a mate: it does when one move alone does not lose (the
+    block of a four), and its evaluation then says nothing of what follows."""
+    return verdict.mate == 0 and verdict.nodes < nodes // 2
+
+
+def verdict_after(judge_cmd: Sequence[str], nodes: int, stones: list[tuple[int, int]], width: int, height: int,
+                  rule: int) -> tuple[int, int | None, int]:
+    """(mate, eval, plies walked) for the side to move after `stones`, read past the judge's searches cut short:
+    there its move -- the only reply -- is played and the position after it judged, up to MAX_FORCED_WALK plies,
+    and the result counted back for the side to move at `stones` (the sign flipped for each ply walked, a mate
+    that much longer). A search cut short answered "undecided" where the opponent's four had one block: a win
+    kept after a four, a loss after a move that left one, were counted as neither (counting 04650ea, Rapfi
+    searched 267 of its 1M nodes after Monte's D15 -- a four of a winning VCT -- and called the win thrown away).
+    (0, None, plies) when the judge gives no verdict."""
+    line = list(stones)
+    for walked in range(MAX_FORCED_WALK + 1):
+        verdict = judge(judge_cmd, nodes, line, width, height, rule)
+        if verdict is None:
+            return 0, None, walked
+        if not cut_short(verdict, nodes) or walked == MAX_FORCED_WALK:
+            sign = -1 if walked % 2 else 1
+            mate = sign * (verdict.mate + (walked if verdict.mate > 0 else -walked if verdict.mate < 0 else 0))
+            return mate, sign * verdict.eval, walked
+        line.append(verdict.move)
+    raise AssertionError("unreachable")
 
 
 def passes(position: Position, mate_after: int) -> bool:
@@ -101,7 +130,7 @@ def critical_positions(source: str, game: dict, engine: str, judge_cmd: Sequence
         if i - first < MIN_PLIES_AFTER_OPENING:
             break
         before = judge(judge_cmd, nodes, stones[:i], *size)
-        if before is None or (before.mate == 0 and before.nodes < nodes // 2):
+        if before is None or cut_short(before, nodes):
             continue  # no verdict, or a search cut short (one move alone does not lose): not telling, walk on
         if before.mate > 0:
             won = (i, before)
@@ -113,9 +142,9 @@ def critical_positions(source: str, game: dict, engine: str, judge_cmd: Sequence
         if found is None:
             continue
         i, before = found
-        after = judge(judge_cmd, nodes, stones[:i + 1], *size)
-        if after is not None:
-            kept.append(Position(stones[:i], *size, stones[i], opponent, source, before.eval, after.mate, kind))
+        mate_after, eval_after, _ = verdict_after(judge_cmd, nodes, stones[:i + 1], *size)
+        if eval_after is not None:
+            kept.append(Position(stones[:i], *size, stones[i], opponent, source, before.eval, mate_after, kind))
     return kept
 
 
@@ -134,14 +163,15 @@ def ask_move(command: Sequence[str], position: Position, max_node: int, turn_ms:
 def judged_move(command: Sequence[str], position: Position, judge_cmd: Sequence[str], nodes: int, max_node: int,
                 turn_ms: int) -> dict:
     """The brain's move in `position` and the judge's verdict after it: ``move``, ``mate_after`` (for the
-    opponent, to move), ``eval_after`` and ``passed`` -- or ``fault`` if the brain failed."""
+    opponent, to move), ``eval_after``, ``forced_plies`` (the forced replies walked past searches cut short,
+    ``verdict_after``) and ``passed`` -- or ``fault`` if the brain failed."""
     try:
         move = ask_move(command, position, max_node, turn_ms)
     except BrainFault as fault:
         return {"fault": str(fault), "passed": False}
-    verdict = judge(judge_cmd, nodes, [*position.stones, move], position.width, position.height, position.rule)
-    mate = verdict.mate if verdict else 0
-    return {"move": move, "mate_after": mate, "eval_after": verdict.eval if verdict else None,
+    mate, evaluation, walked = verdict_after(judge_cmd, nodes, [*position.stones, move], position.width,
+                                             position.height, position.rule)
+    return {"move": move, "mate_after": mate, "eval_after": evaluation, "forced_plies": walked,
             "passed": passes(position, mate)}
 
 

@@ -115,12 +115,46 @@ def test_count_with_held_by_counts_the_others_where_that_engine_passes(monkeypat
 
     monkeypatch.setattr(blunders, "ask_move", ask_move)
     monkeypatch.setattr(blunders, "judge", lambda cmd, nodes, stones, *a: (
-        Verdict(5, 0, 1000, (0, 0)) if stones[-1] == (1, 1) else mate_verdict(7)))
+        Verdict(5, 0, 500_000, (0, 0)) if stones[-1] == (1, 1) else mate_verdict(7)))
     assert blunders.main(["count", "--judge", "judge", "--positions", str(path), "--engine", "rapfi=strong",
                           "--engine", "monte=weak", "--held-by", "rapfi"]) == 0
     out = capsys.readouterr().out
     assert "monte: 2 blunders in 2 undecided positions" in out
     assert "in the 1 positions where rapfi passes:\n  monte: 1 blunders in 1 undecided positions" in out
+
+
+def test_a_verdict_cut_short_is_read_past_the_forced_reply(monkeypatch):
+    """After Monte's four the judge plays the block at once (a search of 267 nodes, "undecided"); after the block it
+    sees Monte, to move, win in 7: for the opponent after Monte's move that is a loss in 8, and the win is kept."""
+    four, block = (3, 0), (4, 1)
+    position = blunders.Position([(7, 7), (8, 8), (6, 6), (9, 9)], 15, 15, 0, (5, 5), "rapfi", "g:1", 0, -9,
+                                 blunders.WON)
+
+    def judge(command, nodes, stones, *size):
+        if stones[-1] == four:
+            return Verdict(206, 0, 267, block)
+        assert stones[-2:] == [four, block]
+        return mate_verdict(7)
+
+    monkeypatch.setattr(blunders, "judge", judge)
+    monkeypatch.setattr(blunders, "ask_move", lambda *a: four)
+    row = blunders.judged_move(["monte"], position, ["judge"], 1_000_000, 0, 1000)
+    assert (row["mate_after"], row["forced_plies"], row["passed"]) == (-8, 1, True)
+    assert row["eval_after"] == -mate_verdict(7).eval
+
+
+def test_a_loss_behind_two_forced_replies_is_counted_for_the_opponent(monkeypatch):
+    """Two searches cut short in a row (the opponent's four blocked, then ours), then the opponent, to move, wins in
+    5: after the move judged, the opponent wins in 7."""
+    calls = []
+
+    def judge(command, nodes, stones, *size):
+        calls.append(len(stones))
+        return Verdict(0, 0, 10, (len(stones), 0)) if len(calls) < 3 else mate_verdict(5)
+
+    monkeypatch.setattr(blunders, "judge", judge)
+    assert blunders.verdict_after(["judge"], 1_000_000, [(7, 7)], 15, 15, 0)[::2] == (7, 2)
+    assert calls == [1, 2, 3]
 
 
 def test_held_by_must_name_one_of_the_engines(tmp_path, capsys):
