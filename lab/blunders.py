@@ -73,21 +73,24 @@ def verdict_after(judge_cmd: Sequence[str], nodes: int, stones: list[tuple[int, 
     """(mate, eval, plies walked) for the side to move after `stones`, read past the judge's searches cut short:
     there its move -- the only reply -- is played and the position after it judged, up to MAX_FORCED_WALK plies,
     and the result counted back for the side to move at `stones` (the sign flipped for each ply walked, a mate
-    that much longer). A search cut short answered "undecided" where the opponent's four had one block: a win
-    kept after a four, a loss after a move that left one, were counted as neither (counting 04650ea, Rapfi
-    searched 267 of its 1M nodes after Monte's D15 -- a four of a winning VCT -- and called the win thrown away).
+    that much longer). Read as it came, such a search answered "undecided" wherever a four had one block: a win
+    kept by a four of ours, or a loss after a move that let the opponent's four-led attack in, counted as neither
+    (counting 04650ea, Rapfi searched 267 of its 1M nodes after Monte's D15 -- a four of a winning VCT -- and the
+    win was called thrown away).
     (0, None, plies) when the judge gives no verdict."""
     line = list(stones)
-    for walked in range(MAX_FORCED_WALK + 1):
+    walked = 0
+    while True:
         verdict = judge(judge_cmd, nodes, line, width, height, rule)
         if verdict is None:
             return 0, None, walked
         if not cut_short(verdict, nodes) or walked == MAX_FORCED_WALK:
-            sign = -1 if walked % 2 else 1
-            mate = sign * (verdict.mate + (walked if verdict.mate > 0 else -walked if verdict.mate < 0 else 0))
-            return mate, sign * verdict.eval, walked
+            break
         line.append(verdict.move)
-    raise AssertionError("unreachable")
+        walked += 1
+    sign = -1 if walked % 2 else 1
+    longer = walked if verdict.mate > 0 else -walked if verdict.mate < 0 else 0
+    return sign * (verdict.mate + longer), sign * verdict.eval, walked
 
 
 def passes(position: Position, mate_after: int) -> bool:
