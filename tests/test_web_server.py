@@ -38,11 +38,15 @@ async def _session(gui: Gui, script):
 
 async def _reply(ws: aiohttp.ClientWebSocketResponse, kinds: tuple[str, ...] = ("state", "error", "record"),
                  timeout: float = 10) -> dict[str, Any]:
-    """The next message of one of `kinds` (progress reports while an engine thinks are skipped)."""
-    while True:
-        message = await ws.receive_json(timeout=timeout)
-        if message["type"] in kinds:
-            return message
+    """The next message of one of `kinds` (progress reports while an engine thinks are skipped), within `timeout`
+    seconds in all. The deadline is the whole wait's: aiohttp answers the server's heartbeat pings (every 20 s)
+    inside ``receive`` and starts its own timeout again after each, so a wait of 20 s or more for a message that
+    never came ran forever (a CI run starved of CPU hung here) instead of failing."""
+    async with asyncio.timeout(timeout):
+        while True:
+            message = await ws.receive_json()
+            if message["type"] in kinds:
+                return message
 
 
 async def _state_where(ws: aiohttp.ClientWebSocketResponse, condition, timeout: float = 30) -> dict[str, Any]:
