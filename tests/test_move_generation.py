@@ -15,6 +15,7 @@ from monte.brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE_THREE
 from monte.brain.position import make, new_state, unmake
 from monte.brain.policy import move_logit, recent_moves
 from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, threat_count
+from monte.protocol.notation import parse_moves
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -94,23 +95,19 @@ def _node_facing_a_threat(seed: int, rule: int):
     return None
 
 
-def _cell(x: int, y: int, st) -> int:
-    return int(st.interior[y * 15 + x])
-
-
 def test_a_four_three_point_is_defended_by_closing_its_three_as_well():
     """From a game against PentaZen: white's G9 would make a four (G7-G10, five point G6) and an open three (F9 G9
     H9). I9 closes the three -- G9 is then a four and a closed three -- and makes black's own three; Rapfi's move.
     Black's moves were G9 and G6 alone, I9 (no four of white's) was not among them, and white's H9 looked won."""
     board = Board(15)
-    for move in "H10 G7 F6 F9 G11 G8 E10 G10 H11 H9".split():
-        board.play("ABCDEFGHIJKLMNO".index(move[0]), 15 - int(move[1:]))
+    for x, y in parse_moves("H10 G7 F6 F9 G11 G8 E10 G10 H11 H9", 15, 15):
+        board.play(x, y)
     st = new_state(board)
     out = np.empty(512, dtype=np.int32)
     values = np.empty(512, dtype=np.float64)
     n = generate_moves(st, board.to_move, out, values, 40, new_workspace(st.cells.shape[0]), True)
     moves = {int(m) for m in out[:n]}
-    assert {_cell(8, 6, st), _cell(4, 6, st), _cell(6, 6, st), _cell(6, 9, st)} <= moves  # I9, E9, G9, G6
+    assert {board.index(x, y) for x, y in parse_moves("I9 E9 G9 G6", 15, 15)} <= moves
 
 
 @pytest.mark.parametrize("rule,seed", [(0, seed) for seed in range(40)]
