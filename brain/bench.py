@@ -22,16 +22,18 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from monte.brain.board import Board
+from monte.brain.jit import Int64Array
 from monte.brain.limits import new_limits
 from monte.brain.mcts import search
-from monte.brain.position import new_state
+from monte.brain.position import State, new_state
 from monte.brain.settings import Params
-from monte.brain.threats import new_workspace
+from monte.brain.threats import Workspace, new_workspace
 from monte.brain.tree import M_EDGE_NEXT, M_NODE_NEXT, Tree, fill, new_tree, reset_tree
 from monte.brain.uct import MAX_NODES, UctSearch, UctTree, seed_random
-from monte.brain.vct import new_vct_space
+from monte.brain.vct import VctSpace, new_vct_space
 
 BENCH_TREE_BYTES = 64 * 1024 * 1024
 BENCH_FILL = 0.45  # past this fill the tree is cleared, well before a reclaim would run
@@ -87,14 +89,27 @@ def _timed(run_slice: Callable[[], int], seconds: float) -> float:
             return done / elapsed
 
 
+class _Search(NamedTuple):
+    """What one of Monte's searches needs besides its knobs, all fresh: the position's state, a tree, the scratch
+    space, the df-pn table and the limits."""
+
+    st: State
+    tree: Tree
+    ws: Workspace
+    vs: VctSpace
+    limits: Int64Array
+
+
+def _fresh_search(board: Board) -> _Search:
+    """A search of `board` that has run nothing yet."""
+    st = new_state(board)
+    return _Search(st, new_tree(BENCH_TREE_BYTES), new_workspace(st.cells.shape[0]), new_vct_space(), new_limits())
+
+
 def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> float:
     """Monte's MCTS iterations per second from `board`, on a fresh tree."""
     params = params or Params()
-    st = new_state(board)
-    tree = new_tree(BENCH_TREE_BYTES)
-    ws = new_workspace(st.cells.shape[0])
-    vs = new_vct_space()
-    limits = new_limits()
+    st, tree, ws, vs, limits = _fresh_search(board)
     search(st, tree, board.to_move, 16, params, ws, vs, limits)  # compile / load
     reset_tree(tree)
 
@@ -151,14 +166,9 @@ def fixed_iterations(board: Board, iterations: int, params: Params | None = None
     """Run `iterations` of Monte's MCTS from `board` on a fresh tree, in slices as the player does; return the
     iterations run (fewer if the root got proven), this thread's CPU seconds for them, and the tree's digest."""
     params = params or Params()
-    warm_state = new_state(board)
-    search(warm_state, new_tree(BENCH_TREE_BYTES), board.to_move, 16, params, new_workspace(warm_state.cells.shape[0]),
-           new_vct_space(), new_limits())  # compile / load, outside the timing
-    st = new_state(board)
-    tree = new_tree(BENCH_TREE_BYTES)
-    ws = new_workspace(st.cells.shape[0])
-    vs = new_vct_space()
-    limits = new_limits()
+    warm = _fresh_search(board)  # compile / load, outside the timing, in objects of its own: the timed run is fresh
+    search(warm.st, warm.tree, board.to_move, 16, params, warm.ws, warm.vs, warm.limits)
+    st, tree, ws, vs, limits = _fresh_search(board)
     done = 0
     start = time.thread_time()
     while done < iterations and tree.proven[0] == 0:
