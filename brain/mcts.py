@@ -14,7 +14,8 @@ search kernel takes (``brain.limits``).
 Values are in [-1, 1]. ``wsum`` of a node is seen from the player who moved into it, so a parent picks the child
 with the highest mean. ``proven`` is seen from the side to move at the node: +1 it wins, -1 it loses.
 A child proven lost for its side to move makes its parent won; a parent whose children are all proven won (for the
-opponent) is lost -- the MCTS-Solver rules, which let a won position be played out and a lost one delayed.
+opponent) is lost -- the MCTS-Solver rules, which let a won position be played out and a lost one delayed. "All" means
+every move worth searching: a block cut at ``max_children`` is widened to all of them before its node can be lost.
 """
 
 from __future__ import annotations
@@ -172,14 +173,44 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     h = new_block(tree, node, n)
     if h < 0:
         return 0
+    _fill_block(tree, node, h, n, moves, values, p, ws.left_out[0])
+    return 1
+
+
+@kernel
+def _fill_block(tree: Tree, node: int, h: int, n: int, moves: np.ndarray, values: np.ndarray, p: Params,
+                left_out: int) -> None:
+    """Write the n generated moves and their priors into the new block h and make it `node`'s; the header keeps
+    how many moves the generator `left_out` at its limit. A move the node's old block had keeps its child."""
+    old = tree.block[node]
+    tree.e_prior[h] = left_out
     total = prior_weights(values, n, p)
     for i in range(n):
         e = h + 1 + i
         tree.e_move[e] = moves[i]
         tree.e_prior[e] = values[i] / total
         tree.e_child[e] = -1
+        if old >= 0:
+            for j in range(old + 1, old + 1 + tree.e_move[old]):
+                if tree.e_move[j] == moves[i]:
+                    tree.e_child[e] = tree.e_child[j]
+                    break
     tree.block[node] = h
-    return 1
+
+
+@kernel
+def _widen(st: State, tree: Tree, node: int, color: int, p: Params, ws: Workspace) -> bool:
+    """Every child of `node` is lost, but its block holds only the best ``max_children`` of its moves: give it a
+    block of every move worth searching, so that the node is called lost only if they all lose (the solver's rule
+    needs all of them: a quiet node's 24 best moves can all lose to a threat sequence that a 25th stops). False
+    when there is no room (the node stays unproven; the search values it as lost meanwhile)."""
+    moves = ws.moves
+    values = ws.values
+    n = generate_moves(st, color, moves, values, moves.shape[0], ws, p.policy_model != 0)
+    if n <= tree.e_move[tree.block[node]] or not room(tree, 0, n + 1):
+        return False
+    _fill_block(tree, node, new_block(tree, node, n), n, moves, values, p, ws.left_out[0])
+    return True
 
 
 @kernel
@@ -240,7 +271,7 @@ def _settle(tree: Tree, node: int) -> None:
             return
         elif tree.proven[c] != 1:
             all_lost = False
-    if all_lost:
+    if all_lost and tree.e_prior[h] == 0.0:
         tree.proven[node] = -1
 
 
@@ -375,6 +406,10 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     break
                 tree.meta[M_EXPANDED] += 1
             e = _select(tree, node, p)
+            if e < 0 and tree.e_prior[tree.block[node]] > 0.0:  # every child lost, but some moves were left out
+                made = _unwind(st, tree, path, made, depth)
+                if _widen(st, tree, node, c, p, ws):
+                    e = _select(tree, node, p)
             if e < 0:  # every child lost: settle below
                 _settle(tree, node)
                 value = float(tree.proven[node]) if tree.proven[node] != 0 else -1.0

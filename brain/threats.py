@@ -55,6 +55,7 @@ class Workspace(NamedTuple):
     values: np.ndarray       # float64[cells]: ...and their values
     path: np.ndarray         # int32[cells]: tree search: the nodes from the root to the leaf
     line: np.ndarray         # int32[cells]: tree search: a rollout's moves
+    left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -78,6 +79,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         values=np.empty(cells, dtype=np.float64),
         path=np.empty(cells, dtype=np.int32),
         line=np.empty(cells, dtype=np.int32),
+        left_out=np.zeros(1, dtype=np.int64),
     )
 
 
@@ -220,11 +222,14 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     """Fill out[:n] with the moves worth searching for `color` to move, values[:n] with their values
     (``move_value``: learned logits, or hand-set cell values, as `learned` says; a forced move gets 1e9).
 
-    Returns n; 0 means every move loses at once (two opponent fives, or the only block is forbidden).
+    Returns n; 0 means every move loses at once (two opponent fives, or the only block is forbidden). How many moves
+    worth searching the limit cut off goes to ``ws.left_out`` (the solver may call a node lost only over all of
+    them); none when nothing defends against the opponent's winning threat, where every move loses alike.
     """
     me = color - 1
     op = 1 - me
     last, own = recent_moves(st)
+    ws.left_out[0] = 0
     forced = -1
     if st.cls_count[me, C_FIVE] > 0:
         # 1. our five
@@ -244,6 +249,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         values[0] = 1e9
         return 1
     n = 0
+    defenceless = False
     if threat_count(st, op) > 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left
         cand = ws.cand
@@ -266,8 +272,10 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                 values[n] = move_value(st, idx, me, learned, last, own)
                 n += 1
         if n > 0:
+            ws.left_out[0] = max(n - limit, 0)
             return _keep_best(out, values, n, limit)
         # nothing defends: fall through to the ordinary moves (the node is probably lost)
+        defenceless = True
     # 5. ordinary: every empty cell near the stones, best first
     for i in range(st.interior.shape[0]):
         idx = st.interior[i]
@@ -295,6 +303,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                 values[0] = 1.0
                 return 1
         return 0
+    total = n
     n = _keep_best(out, values, n, limit + 8)
     # renju: check the doubtful ones exactly, only among those kept
     if is_renju_black(st, color):
@@ -305,6 +314,8 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                 values[m] = values[i]
                 m += 1
         n = m
+        total -= min(total, limit + 8) - m  # the forbidden ones among those kept are no moves
+    ws.left_out[0] = 0 if defenceless else max(total - limit, 0)
     return min(n, limit)
 
 

@@ -2,7 +2,8 @@
 expanded node, and reclaiming what can no longer matter when the memory granted runs short.
 
 Layout. Nodes and edges are two arenas of parallel arrays. An expansion writes one *edge block*: a header
-(``e_move`` = the number of moves, ``e_child`` = the node that owns the block) and one edge per move (``e_move``,
+(``e_move`` = the number of moves, ``e_child`` = the node that owns the block, ``e_prior`` = how many moves worth
+searching the move generator left out at its limit: 0 when the block holds them all) and one edge per move (``e_move``,
 ``e_prior``, ``e_child`` = the child's node, -1 until the search first goes into it): 10 bytes a move. A node --
 move, edge block, visits, value sum, proof, mark: NODE_BYTES -- is made only on a child's first visit, so the up
 to 24 moves of an expansion, most never visited, cost 10 bytes each instead of a node each.
@@ -75,7 +76,7 @@ class Tree(NamedTuple):
     proven: np.ndarray      # int8: +1/-1 from the side to move at the node, 0 unknown
     mark: np.ndarray        # uint8: reached by the reclaim under way (0 otherwise)
     e_move: np.ndarray      # int16: the edge's move (header: the number of moves)
-    e_prior: np.ndarray     # float32
+    e_prior: np.ndarray     # float32 (header: the moves left out)
     e_child: np.ndarray     # int32: the child's node, -1 if never visited (header: the owner)
     stack_node: np.ndarray  # int32[STACK]: a reclaim's walk down the tree
     stack_edge: np.ndarray  # int32[STACK]
@@ -175,7 +176,7 @@ def new_block(tree: Tree, owner: int, count: int) -> int:
         return -1
     m[M_EDGE_NEXT] = h + count + 1
     tree.e_move[h] = count
-    tree.e_prior[h] = 0.0  # unused: written so that a block is all defined
+    tree.e_prior[h] = 0.0  # moves left out: the caller writes how many
     tree.e_child[h] = owner
     return h
 
