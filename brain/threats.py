@@ -20,7 +20,8 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
-    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, WINDOW_HALF,
+    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, P_THREE_C,
+    WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves
 from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
@@ -29,6 +30,7 @@ from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
 MAX_VCF_LEVELS = 40        # attacker moves on one line; a VCF longer than 80 plies does not occur on 32x32
 MAX_FOURS = 64
+MAX_TEMPO = 32             # four-three points of the opponent whose answers in time generate_moves weighs
 CHAIN_SALT = np.uint64(0x9E3779B97F4A7C15)   # spreads a chain-mode VCF's previous four over its TT key
 
 
@@ -56,6 +58,8 @@ class Workspace(NamedTuple):
     path: np.ndarray         # int32[cells]: tree search: the nodes from the root to the leaf
     line: np.ndarray         # int32[cells]: tree search: a rollout's moves
     left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
+    tempo: np.ndarray        # int32[MAX_TEMPO, 2]: generate_moves: the opponent's four-three points, each with its four's
+                             # block cell
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -80,6 +84,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         path=np.empty(cells, dtype=np.int32),
         line=np.empty(cells, dtype=np.int32),
         left_out=np.zeros(1, dtype=np.int64),
+        tempo=np.zeros((MAX_TEMPO, 2), dtype=np.int32),
     )
 
 
@@ -172,21 +177,13 @@ def threat_count_after_block(st: State, idx: int, op: int) -> int:
 
 
 @kernel
-def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
-    """The cells that may take every winning threat point from side `op` (open-four and four-three points): one of
-    its threat points and the empty cells within a window of it on its four lines, those `color` may play; returns
-    how many went to out. A stone changes a point's class only from there, and a defence must change every point's.
-    Against a four-three point this takes in the cells that close its three, where op would make no four: when the
-    candidates were op's four cells alone, such a defence (often one that threatens back) went missing, and the
-    solver proved the four-three point's attack won when it was not."""
-    t = -1
-    for i in range(st.interior.shape[0]):
-        q = st.interior[i]
-        if st.cells[q] == EMPTY and _is_threat_class(st.cls[op, q]) == 1:
-            t = q
-            break
-    if t < 0:
-        return 0
+def defence_candidates(st: State, t: int, color: int, out: np.ndarray) -> int:
+    """The cells that may take the winning threat point t from the opponent: t and the empty cells within a window of
+    it on its four lines, those `color` may play; returns how many went to out. A stone changes a point's class only
+    from there, and a defence must change every point's. Against a four-three point this takes in the cells that
+    close its three, where the opponent would make no four: when the candidates were its four cells alone, such a
+    defence (often one that threatens back) went missing, and the solver proved the four-three point's attack won
+    when it was not."""
     n = 0
     if playable(st, t, color):
         out[n] = t
@@ -199,6 +196,128 @@ def defence_candidates(st: State, op: int, color: int, out: np.ndarray) -> int:
                 out[n] = q
                 n += 1
     return n
+
+
+@kernel
+def _is_four_class(c: int) -> bool:
+    return c == C_FOUR or c == C_FOUR_THREE or c == C_OPEN_FOUR or c == C_FIVE
+
+
+@kernel
+def four_block(st: State, t: int, op: int, fives: np.ndarray) -> int:
+    """The cell that blocks the four side op makes on its four-three point t (-1 if the stone there makes more than
+    one five point: nothing blocks it)."""
+    make(st, t, op + 1)
+    k = five_points_near(st, t, op, fives, 15)
+    unmake(st, t)
+    return fives[0] if k == 1 else -1
+
+
+@kernel
+def answered_in_time(st: State, t: int, f: int, op: int, color: int) -> bool:
+    """Whether side op's four-three point t, whose four is blocked on f, is no winning threat against `color`: that
+    block makes a four (or five) of color's, which op must answer before its three becomes an open four -- the tempo
+    in which color closes the three. (A four-three point's attack is a four, then an open four: it wins only if the
+    forced block threatens nothing.)"""
+    if f < 0:
+        return False
+    make(st, t, op + 1)
+    held = st.cells[f] == EMPTY and _is_four_class(st.cls[color - 1, f]) and playable(st, f, color)
+    unmake(st, t)
+    return held
+
+
+@kernel
+def _unanswered_threat(st: State, op: int, color: int, ws: Workspace, count: int) -> int:
+    """The first of op's winning threat points that `color` cannot answer in time: an open-four point, else one of
+    the `count` four-three points of ``ws.tempo`` still standing and not ``answered_in_time``; -1 if none."""
+    if st.cls_count[op, C_OPEN_FOUR] > 0:
+        t = first_of_class(st, op, C_OPEN_FOUR, op + 1)
+        if t >= 0:
+            return t
+    for i in range(count):
+        t = ws.tempo[i, 0]
+        if st.cells[t] == EMPTY and st.cls[op, t] == C_FOUR_THREE \
+                and not answered_in_time(st, t, ws.tempo[i, 1], op, color):
+            return t
+    return -1
+
+
+@kernel
+def _near_block_line(st: State, idx: int, me: int, ws: Workspace, count: int) -> bool:
+    """Whether side me's stone on idx may give it a four on the block cell of one of the `count` four-three points of
+    ``ws.tempo``: idx lies within a window of that cell on one of its lines, where me already has a closed three's
+    worth of stones with idx (its pattern there at least a closed three)."""
+    for i in range(count):
+        f = ws.tempo[i, 1]
+        if f < 0:
+            continue
+        diff = idx - f
+        for d in range(4):
+            step = st.steps[d]
+            if diff % step != 0:
+                continue
+            o = diff // step
+            if -WINDOW_HALF <= o <= WINDOW_HALF and st.pat[me, idx, d] >= P_THREE_C:
+                return True
+    return False
+
+
+@kernel
+def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int, answered: bool) -> bool:
+    """Whether color's stone on idx leaves side op no winning threat that color cannot answer in time. Most defences
+    leave no threat point at all, counted without making the move (``threat_count_after_block``); a stone that
+    only makes the block of a four-three point's four a four of color's, or that leaves only four-three points
+    answered already (`answered`), is made and the threats looked at again."""
+    if threat_count_after_block(st, idx, op) == 0:
+        return True
+    if not answered and not _near_block_line(st, idx, color - 1, ws, count):
+        return False
+    make(st, idx, color)
+    held = _unanswered_threat(st, op, color, ws, count) < 0
+    unmake(st, idx)
+    return held
+
+
+@kernel
+def _block_line_cells(st: State, t: int, me: int, color: int, ws: Workspace, count: int, out: np.ndarray,
+                      n: int) -> int:
+    """Append to out[n:] the cells, not there yet, within a window of the block cell of four-three point t's four on
+    its lines where side me has at least a closed three's worth of stones (a stone there may make that block a four
+    of its own: the answer in time); returns the new count."""
+    f = -1
+    for i in range(count):
+        if ws.tempo[i, 0] == t:
+            f = ws.tempo[i, 1]
+    if f < 0:
+        return n
+    for d in range(4):
+        step = st.steps[d]
+        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+            q = f + o * step
+            if o == 0 or st.cells[q] != EMPTY or st.pat[me, q, d] < P_THREE_C or n >= out.shape[0]:
+                continue
+            dup = False
+            for j in range(n):
+                if out[j] == q:
+                    dup = True
+            if not dup and playable(st, q, color):
+                out[n] = q
+                n += 1
+    return n
+
+
+@kernel
+def _four_three_points(st: State, op: int, ws: Workspace) -> int:
+    """Side op's four-three points with their fours' block cells, into ``ws.tempo``; how many (at most MAX_TEMPO)."""
+    count = 0
+    for i in range(st.interior.shape[0]):
+        q = st.interior[i]
+        if st.cells[q] == EMPTY and st.cls[op, q] == C_FOUR_THREE and count < MAX_TEMPO:
+            ws.tempo[count, 0] = q
+            ws.tempo[count, 1] = four_block(st, q, op, ws.fives)
+            count += 1
+    return count
 
 
 @kernel
@@ -250,13 +369,22 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         return 1
     n = 0
     defenceless = False
-    if threat_count(st, op) > 0:
-        # 4. defend: our fours, and the cells after which the opponent has no winning threat left
+    count = _four_three_points(st, op, ws) if threat_count(st, op) > 0 else 0
+    t = _unanswered_threat(st, op, color, ws, count) if threat_count(st, op) > 0 else -1
+    if t >= 0:
+        # 4. defend: our fours, and the cells after which the opponent has no winning threat left that we cannot
+        # answer in time; a four-three point whose four's block would make a four of ours is answered in time (and
+        # one that is answered already threatens nothing: the node is quiet)
+        answered = False
+        for i in range(count):
+            answered = answered or answered_in_time(st, ws.tempo[i, 0], ws.tempo[i, 1], op, color)
         cand = ws.cand
-        k = defence_candidates(st, op, color, cand)
+        k = defence_candidates(st, t, color, cand)
+        if st.cls[op, t] == C_FOUR_THREE:
+            k = _block_line_cells(st, t, me, color, ws, count, cand, k)
         for i in range(k):
             idx = cand[i]
-            if threat_count_after_block(st, idx, op) == 0 and n < out.shape[0]:
+            if _defends(st, idx, op, color, ws, count, answered) and n < out.shape[0]:
                 out[n] = idx
                 values[n] = move_value(st, idx, me, learned, last, own)
                 n += 1

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from monte.brain.board import Board
-from monte.brain.patterns import C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE_THREE
+from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
 from monte.brain.position import make, new_state, unmake
 from monte.brain.policy import move_logit, recent_moves
-from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, threat_count
+from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, playable, threat_count
 from monte.protocol.notation import parse_moves
 
 
@@ -110,31 +110,78 @@ def test_a_four_three_point_is_defended_by_closing_its_three_as_well():
     assert {board.index(x, y) for x, y in parse_moves("I9 E9 G9 G6", 15, 15)} <= moves
 
 
+def _answered_in_time(st, t: int, op: int, color: int) -> bool:
+    """The opponent's four-three point t threatens nothing: its stone there makes a four whose one block makes a four
+    (or five) of ours, found by making the stone and looking at every cell."""
+    make(st, t, op + 1)
+    fives = [int(c) for c in st.interior if st.cells[int(c)] == 0 and st.cls[op, int(c)] == C_FIVE]
+    held = (len(fives) == 1 and st.cls[color - 1, fives[0]] in (C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_FIVE)
+            and playable(st, fives[0], color))
+    unmake(st, t)
+    return held
+
+
+def _unanswered(st, op: int, color: int) -> bool:
+    """Whether the opponent has a winning threat we cannot answer in time: an open-four point it may play, or a
+    four-three point not answered in time."""
+    for c in st.interior:
+        c = int(c)
+        if st.cells[c] != 0:
+            continue
+        if st.cls[op, c] == C_OPEN_FOUR and playable(st, c, op + 1):
+            return True
+        if st.cls[op, c] == C_FOUR_THREE and not _answered_in_time(st, c, op, color):
+            return True
+    return False
+
+
 @pytest.mark.parametrize("rule,seed", [(0, seed) for seed in range(40)]
                          + [(rule, seed) for rule in (1, 4, 8) for seed in range(15)])
 def test_the_defences_generated_are_every_cell_that_leaves_no_winning_threat(rule, seed):
-    """Against the opponent's open-four and four-three points every move after which it has none is generated
-    (found by making each cell the side to move may play in turn), and every move generated is one of those or a
-    four of our own -- unless there is neither: then the node is lost and its ordinary moves are searched. Under
-    every rule (freestyle, exactly five, renju with black's forbidden points, caro): each has its own class table."""
+    """Against the opponent's open-four and four-three points every move after which it has none we cannot answer in
+    time is generated (found by making each cell the side to move may play in turn), and every move generated is one
+    of those or a four of our own -- unless there is neither: then the node is lost and its ordinary moves are
+    searched. A four-three point is answered in time when the block of its four makes a four of ours (the opponent
+    must answer it before its three becomes an open four); when every threat is, the node is quiet. Under every rule
+    (freestyle, exactly five, renju with black's forbidden points, caro): each has its own class table."""
     found = _node_facing_a_threat(seed, rule)
     if found is None:
         pytest.skip("this seed's game did not reach a defence")
     board, st = found
     color = board.to_move
     me, op = color - 1, 2 - color
-    defences = set()
     legal = {board.index(x, y) for x, y in board.legal_moves()}
     cells = [int(c) for c in st.interior if st.cells[int(c)] == 0 and int(c) in legal]
-    for c in cells:
-        make(st, c, color)
-        if threat_count(st, op) == 0:
-            defences.add(c)
-        unmake(st, c)
     out = np.empty(512, dtype=np.int32)
     values = np.empty(512, dtype=np.float64)
     n = generate_moves(st, color, out, values, 400, new_workspace(st.cells.shape[0]), False)
     moves = {int(m) for m in out[:n]}
+    if not _unanswered(st, op, color):
+        assert moves == {c for c in cells if st.near[c] > 0}  # quiet: every cell near the stones
+        return
+    defences = set()
+    for c in cells:
+        make(st, c, color)
+        if not _unanswered(st, op, color):
+            defences.add(c)
+        unmake(st, c)
     own_fours = {c for c in cells if C_FOUR <= st.cls[me, c] <= C_FIVE and st.cls[me, c] != C_THREE_THREE}
     assert defences <= moves
     assert moves <= defences | own_fours or not defences | own_fours
+
+
+def test_a_four_three_point_is_answered_in_time_by_a_three_whose_four_blocks_it():
+    """From a game against PentaZen (the blunder positions' set, spar-d6e3863 game 36, and two moves of a search's
+    tree): black's K4 leaves white facing black's four-three point, and white's D4 makes a three whose four point D3
+    is where black's four would have to be blocked: black must answer the three first. D4 was not among white's
+    moves -- the solver proved white lost, where Rapfi at 3 million nodes sees white hold -- and now it is."""
+    board = Board(15)
+    line = ("H10 I9 F6 I11 I10 G10 H9 G8 F9 H8 F8 F7 E9 G7 G9 D9 E7 D6 D8 C9 H11 G12 J10 E10 F11 F10 G6 K10 J7 I6 "
+            "E4 H4 E5 E6 F5 H7 C5 D5 C4 C10 D10 H6 H5 J5 K4")
+    for x, y in parse_moves(line, 15, 15):
+        board.play(x, y)
+    st = new_state(board)
+    out = np.empty(512, dtype=np.int32)
+    values = np.empty(512, dtype=np.float64)
+    n = generate_moves(st, board.to_move, out, values, 40, new_workspace(st.cells.shape[0]), True)
+    assert board.index(*parse_moves("D4", 15, 15)[0]) in {int(m) for m in out[:n]}
