@@ -58,8 +58,8 @@ class Workspace(NamedTuple):
     path: np.ndarray         # int32[cells]: tree search: the nodes from the root to the leaf
     line: np.ndarray         # int32[cells]: tree search: a rollout's moves
     left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
-    tempo: np.ndarray        # int32[MAX_TEMPO, 2]: generate_moves: the opponent's four-three points, each with its four's
-                             # block cell
+    tempo: np.ndarray        # int32[MAX_TEMPO, 3]: generate_moves: the opponent's four-three points, each with its four's
+                             # block cell and whether it is answered in time (1) at the node
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -84,7 +84,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         path=np.empty(cells, dtype=np.int32),
         line=np.empty(cells, dtype=np.int32),
         left_out=np.zeros(1, dtype=np.int64),
-        tempo=np.zeros((MAX_TEMPO, 2), dtype=np.int32),
+        tempo=np.zeros((MAX_TEMPO, 3), dtype=np.int32),
     )
 
 
@@ -204,41 +204,36 @@ def _is_four_class(c: int) -> bool:
 
 
 @kernel
-def four_block(st: State, t: int, op: int, fives: np.ndarray) -> int:
-    """The cell that blocks the four side op makes on its four-three point t (-1 if the stone there makes more than
-    one five point: nothing blocks it)."""
+def four_three_answer(st: State, t: int, op: int, color: int, fives: np.ndarray) -> tuple[int, bool]:
+    """Side op's four-three point t: the cell that blocks the four op's stone there makes (-1 if it makes more than
+    one five point: nothing blocks it), and whether `color` answers it in time -- that block makes a four (or five)
+    of color's, which op must answer before its three becomes an open four, the tempo in which color closes the
+    three. (A four-three point's attack is a four, then an open four: it wins only if the forced block threatens
+    nothing.)"""
     make(st, t, op + 1)
     k = five_points_near(st, t, op, fives, 15)
+    f = fives[0] if k == 1 else -1
+    held = f >= 0 and _is_four_class(st.cls[color - 1, f]) and playable(st, f, color)
     unmake(st, t)
-    return fives[0] if k == 1 else -1
+    return f, held
 
 
 @kernel
-def answered_in_time(st: State, t: int, f: int, op: int, color: int) -> bool:
-    """Whether side op's four-three point t, whose four is blocked on f, is no winning threat against `color`: that
-    block makes a four (or five) of color's, which op must answer before its three becomes an open four -- the tempo
-    in which color closes the three. (A four-three point's attack is a four, then an open four: it wins only if the
-    forced block threatens nothing.)"""
-    if f < 0:
-        return False
-    make(st, t, op + 1)
-    held = st.cells[f] == EMPTY and _is_four_class(st.cls[color - 1, f]) and playable(st, f, color)
-    unmake(st, t)
-    return held
-
-
-@kernel
-def _unanswered_threat(st: State, op: int, color: int, ws: Workspace, count: int) -> int:
+def _unanswered_threat(st: State, op: int, color: int, ws: Workspace, count: int, at_node: bool) -> int:
     """The first of op's winning threat points that `color` cannot answer in time: an open-four point, else one of
-    the `count` four-three points of ``ws.tempo`` still standing and not ``answered_in_time``; -1 if none."""
+    the `count` four-three points of ``ws.tempo`` still standing and not ``four_three_answer`` (as ``ws.tempo`` has it
+    `at_node`, else looked at again); -1 if none."""
     if st.cls_count[op, C_OPEN_FOUR] > 0:
         t = first_of_class(st, op, C_OPEN_FOUR, op + 1)
         if t >= 0:
             return t
     for i in range(count):
         t = ws.tempo[i, 0]
-        if st.cells[t] == EMPTY and st.cls[op, t] == C_FOUR_THREE \
-                and not answered_in_time(st, t, ws.tempo[i, 1], op, color):
+        if at_node:
+            if ws.tempo[i, 2] == 0:
+                return t
+        elif st.cells[t] == EMPTY and st.cls[op, t] == C_FOUR_THREE \
+                and not four_three_answer(st, t, op, color, ws.fives)[1]:
             return t
     return -1
 
@@ -274,7 +269,7 @@ def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int
     if not answered and not _near_block_line(st, idx, color - 1, ws, count):
         return False
     make(st, idx, color)
-    held = _unanswered_threat(st, op, color, ws, count) < 0
+    held = _unanswered_threat(st, op, color, ws, count, False) < 0
     unmake(st, idx)
     return held
 
@@ -308,14 +303,17 @@ def _block_line_cells(st: State, t: int, me: int, color: int, ws: Workspace, cou
 
 
 @kernel
-def _four_three_points(st: State, op: int, ws: Workspace) -> int:
-    """Side op's four-three points with their fours' block cells, into ``ws.tempo``; how many (at most MAX_TEMPO)."""
+def _four_three_points(st: State, op: int, color: int, ws: Workspace) -> int:
+    """Side op's four-three points with their fours' block cells and whether `color` answers each in time, into
+    ``ws.tempo``; how many (at most MAX_TEMPO)."""
     count = 0
     for i in range(st.interior.shape[0]):
         q = st.interior[i]
         if st.cells[q] == EMPTY and st.cls[op, q] == C_FOUR_THREE and count < MAX_TEMPO:
             ws.tempo[count, 0] = q
-            ws.tempo[count, 1] = four_block(st, q, op, ws.fives)
+            f, held = four_three_answer(st, q, op, color, ws.fives)
+            ws.tempo[count, 1] = f
+            ws.tempo[count, 2] = 1 if held else 0
             count += 1
     return count
 
@@ -369,15 +367,15 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         return 1
     n = 0
     defenceless = False
-    count = _four_three_points(st, op, ws) if threat_count(st, op) > 0 else 0
-    t = _unanswered_threat(st, op, color, ws, count) if threat_count(st, op) > 0 else -1
+    count = _four_three_points(st, op, color, ws) if threat_count(st, op) > 0 else 0
+    t = _unanswered_threat(st, op, color, ws, count, True) if threat_count(st, op) > 0 else -1
     if t >= 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left that we cannot
         # answer in time; a four-three point whose four's block would make a four of ours is answered in time (and
         # one that is answered already threatens nothing: the node is quiet)
         answered = False
         for i in range(count):
-            answered = answered or answered_in_time(st, ws.tempo[i, 0], ws.tempo[i, 1], op, color)
+            answered = answered or ws.tempo[i, 2] == 1
         cand = ws.cand
         k = defence_candidates(st, t, color, cand)
         if st.cls[op, t] == C_FOUR_THREE:
