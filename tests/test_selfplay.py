@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from monte import cli
+from monte.cluster import dask_pool
 from monte.brain.board import Board
 from monte.lab import fit_value
 from monte.lab.selfplay import Job, Recipe, play
@@ -86,7 +87,8 @@ def test_bad_arguments_get_one_line(tmp_path, capsys, extra, named):
     assert not out.exists()
 
 
-def test_a_scheduler_out_of_reach_gets_one_line(tmp_path, capsys):
+def test_a_scheduler_out_of_reach_gets_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(dask_pool, "CONNECT_TIMEOUT_S", 2)  # the 20 s a user waits for a scheduler: not needed here
     assert selfplay(tmp_path / "games.jsonl", "--games", "1", "--scheduler", "tcp://127.0.0.1:1") == cli.EXIT_USAGE
     err = capsys.readouterr().err.strip()
     assert "cannot reach the Dask scheduler" in err and "\n" not in err
