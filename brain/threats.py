@@ -367,8 +367,11 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         return 1
     n = 0
     defenceless = False
-    count = _four_three_points(st, op, color, ws) if threat_count(st, op) > 0 else 0
-    t = _unanswered_threat(st, op, color, ws, count, True) if threat_count(st, op) > 0 else -1
+    count = 0
+    t = -1
+    if threat_count(st, op) > 0:
+        count = _four_three_points(st, op, color, ws)
+        t = _unanswered_threat(st, op, color, ws, count, True)
     if t >= 0:
         # 4. defend: our fours, and the cells after which the opponent has no winning threat left that we cannot
         # answer in time; a four-three point whose four's block would make a four of ours is answered in time (and
