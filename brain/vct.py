@@ -30,7 +30,7 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, UInt8Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
-from monte.brain.position import State, make, unmake
+from monte.brain.position import I_STRIDE, State, make, unmake
 from monte.brain.rules import EMPTY
 from monte.brain.threats import first_of_class, playable_cells
 
@@ -241,6 +241,33 @@ def _and_node(st: State, attacker: int, out: np.ndarray, scratch: np.ndarray) ->
 
 
 @kernel
+def _on_line_near(st: State, a: int, b: int) -> bool:
+    """Whether cells a and b share a row, column or diagonal within a window's half (one five could hold both)."""
+    stride = st.info[I_STRIDE]
+    ay, ax = a // stride, a % stride
+    by, bx = b // stride, b % stride
+    dy, dx = abs(ay - by), abs(ax - bx)
+    return max(dy, dx) <= WINDOW_HALF and (dy == 0 or dx == 0 or dy == dx)
+
+
+@kernel
+def _related_threats(st: State, space: VctSpace, level: int, n: int) -> int:
+    """Keep, of the attacker's n threats at `level`, those on a line near one of its earlier threats of this
+    sequence (space.made at the even levels above): a threat sequence builds on its own stones, and a three played
+    far away only makes the defender answer, a detour df-pn would otherwise try in every order."""
+    moves = space.moves[level]
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        for l in range(0, level, 2):
+            if _on_line_near(st, m, space.made[l]):
+                moves[k] = m
+                k += 1
+                break
+    return k
+
+
+@kernel
 def _probe(space: VctSpace, key: np.uint64, plies_left: int, initial_pn: int) -> tuple[int, int, int]:
     """(pn, dn, plies) of a node from the table; a node not there, or disproved with fewer plies than it has now,
     starts at (initial_pn, 1)."""
@@ -297,6 +324,10 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
             nodes += 1
             if kind == 0:
                 status, n = _or_node(st, attacker, plies_left, space.moves[level])
+                if status == OPEN and level >= 2 and st.cls_count[2 - attacker, C_FIVE] == 0:
+                    n = _related_threats(st, space, level, n)
+                    if n == 0:
+                        status = LOST
             else:
                 status, n = _and_node(st, attacker, space.moves[level], space.scratch)
             if status != OPEN:
