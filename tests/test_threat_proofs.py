@@ -26,7 +26,7 @@ from monte.brain.quiet_threats import QuietBudget, QuietThreats, quiet_moves
 from monte.brain.rules import EMPTY
 from monte.brain.settings import Options
 from monte.brain.threat_search import ThreatSearch
-from monte.brain.vct import VctSpace, find_vct, new_vct_space
+from monte.brain.vct import V_FOCUS, VctSpace, find_vct, new_vct_space
 
 GAMES = Path(__file__).resolve().parents[1] / "tournaments/reports/sparring/spar-r19-before/games.jsonl"
 CHECKED = [(1, 10), (1, 11), (4, 16), (5, 14)]  # (game id, plies): claims of every kind; at (1, 11) the key without
@@ -96,8 +96,9 @@ def claims_in_engine_order(st: State, me: int, threats: ThreatSearch) -> list[Cl
 
 
 def escapes(st: State, attacker: int, space: VctSpace) -> list[int]:
-    """The defender's replies (every empty cell) after which a fresh VCT finds no win for `attacker` (the defender
-    to move here); a five of the defender's is an escape at once."""
+    """The defender's replies (every empty cell) after which a fresh VCT -- a complete one, every threat searched
+    (``V_FOCUS`` 0 in `space`) -- finds no win for `attacker` (the defender to move here); a five of the defender's is
+    an escape at once."""
     defender = 3 - attacker
     if st.cls_count[defender - 1, C_FIVE] > 0:
         return [-1]
@@ -121,6 +122,7 @@ def test_every_claimed_win_survives_every_reply(game_id, plies):
     claims = claims_in_engine_order(st, board.to_move, threats)
     assert claims, "a position that tests nothing"
     check = new_vct_space()
+    check.info[V_FOCUS] = 0
     for claim in claims:
         for cell, colour in claim.setup:
             make(st, cell, colour)
