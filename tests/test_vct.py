@@ -11,7 +11,8 @@ from monte.brain.limits import new_limits
 from monte.brain.position import make, new_state, unmake
 from monte.brain.threats import find_vcf, new_workspace
 from monte.brain.patterns import C_OPEN_FOUR
-from monte.brain.vct import V_NODES, V_PLIES, V_RESULT, _kills_open_fours, find_vct, new_vct_space
+from monte.brain.vct import (V_FOCUS, V_NODES, V_PLIES, V_RESULT, _kills_open_fours, _related_threats, find_vct,
+                             new_vct_space)
 
 # From a real game (runs of the A/B tournaments): black to move has three stones against three, no VCF, and wins by
 # threats starting with 7,5 -- a column three that forces white, then more threes until a four-three.
@@ -42,6 +43,7 @@ def test_every_reply_to_the_first_threat_still_loses():
     space = new_vct_space()
     move = find_vct(st, BLACK, 14, 60_000, space, new_limits())
     make(st, move, BLACK)
+    space.info[V_FOCUS] = 0  # the check searches every threat: a focused one could miss a win that is there
     for x, y in board.empty_cells():
         reply = board.index(x, y)
         if reply == move or st.near[reply] == 0:
@@ -172,3 +174,31 @@ def test_a_win_proved_with_the_attacker_to_move_is_not_read_as_a_win_with_the_de
     assert fresh.info[V_RESULT] == 0
     assert find_vct(st, BLACK, 14, 60_000, space, new_limits()) == -1, "the old proof was read with white to move"
     assert space.info[V_RESULT] == 0
+
+
+def test_focus_keeps_the_attackers_threats_on_a_line_near_its_earlier_ones():
+    """Past the first threat the focused search tries only threats that share a row, column or diagonal with one of
+    the attacker's earlier threats of the sequence, within a window's half (5 cells); the defender's replies (odd
+    levels) are never the attacker's earlier threats."""
+    board = threat_win_board()
+    st = new_state(board)
+    space = new_vct_space()
+    space.made[0] = board.index(7, 5)    # the attacker's first threat
+    space.made[1] = board.index(7, 9)    # the defender's reply: not a threat of the attacker's
+    space.made[2] = board.index(3, 3)    # its second threat
+    kept_expected = [(7, 10), (12, 5), (9, 7), (6, 0), (3, 8)]  # column, row, diagonal of 7,5; anti-diagonal, column of 3,3
+    dropped = [(8, 12), (13, 5), (10, 7), (10, 9), (12, 1)]     # off every line, too far, on the reply's line only
+    cells = kept_expected + dropped
+    for i, (x, y) in enumerate(cells):
+        space.moves[4, i] = board.index(x, y)
+    kept = _related_threats(st, space, 4, len(cells))
+    assert [board.coords(int(m)) for m in space.moves[4, :kept]] == kept_expected
+
+
+def test_the_focused_and_the_complete_search_prove_the_threat_win():
+    board = threat_win_board()
+    for focus in (1, 0):
+        space = new_vct_space()
+        space.info[V_FOCUS] = focus
+        assert find_vct(new_state(board), BLACK, 14, 60_000, space, new_limits()) >= 0
+        assert space.info[V_RESULT] == 1
