@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from monte.brain.board import Board
 from monte.lab.position_judge import Verdict, board_fields, judge
 from monte.protocol.client import LOAD_BEFORE_OK, BrainClient, BrainFault, GameSettings
 
@@ -60,6 +61,20 @@ class Position:
     Monte still wins, 0: neither seen)."""
     kind: str = UNDECIDED
     """UNDECIDED or WON (positions written before the won ones existed are all undecided)."""
+
+
+def read_position_lines(path: Path) -> list[dict]:
+    """The positions of a file this module wrote (or any JSON lines with ``stones``, ``width``, ``height`` and
+    ``rule``), as dicts; OSError or ValueError when it cannot be read."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def board_of(position: dict) -> Board:
+    """The board of a position read by ``read_position_lines``: its stones played in order, black first."""
+    board = Board(position["width"], position["height"], position["rule"])
+    for x, y in position["stones"]:
+        board.play(x, y)
+    return board
 
 
 def cut_short(verdict: Verdict, nodes: int) -> bool:
@@ -253,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         won = sum(1 for p in kept if p.kind == WON)
         print(f"{len(kept) - won} undecided and {won} won positions -> {args.out}")
         return 0
-    positions = [Position(**json.loads(line)) for line in args.positions.read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+    positions = [Position(**fields) for fields in read_position_lines(args.positions)]
     names = [name for name, _ in args.engine]
     if args.held_by is not None and args.held_by not in names:
         parser.error(f"--held-by {args.held_by}: not one of the engines ({', '.join(names)})")

@@ -115,9 +115,7 @@ def check_proofs(judge_cmd: Sequence[str], nodes: int, positions: list[dict], it
     rng = random.Random(seed)
     checks: list[Check] = []
     for number, pos in enumerate(positions):
-        board = Board(pos["width"], pos["height"], pos["rule"])
-        for x, y in pos["stones"]:
-            board.play(x, y)
+        board = blunders.board_of(pos)
         proved = proved_nodes(board, grown_tree(board, iterations))
         for node in rng.sample(proved, min(per_position, len(proved))):
             stones = [tuple(s) for s in pos["stones"]] + node.line
@@ -150,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write every check here (JSON)")
     args = parser.parse_args(argv)
     try:
-        positions = [json.loads(line) for line in args.positions.read_text(encoding="utf-8").splitlines() if line]
+        positions = blunders.read_position_lines(args.positions)
     except (OSError, ValueError) as exc:
         print(f"monte.lab.proofs: cannot read {args.positions}: {exc}", file=sys.stderr)
         return 2

@@ -26,11 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from monte.brain.board import Board
 from monte.brain.limits import new_limits
 from monte.brain.position import make, new_state, unmake
 from monte.brain.settings import Options
 from monte.brain.vct import V_FOCUS, V_NODES, V_RESULT, VctSpace, find_vct, new_vct_space
+from monte.lab.blunders import board_of, read_position_lines
 
 MODES = {"focused": 1, "complete": 0}
 BUCKETS = (1_000, 10_000, 30_000, 100_000)
@@ -59,9 +59,7 @@ def answers(positions: list[dict], nodes: int, focus: int, plies: int = Options(
     space.info[V_FOCUS] = focus
     found = []
     for number, pos in enumerate(positions):
-        board = Board(pos["width"], pos["height"], pos["rule"])
-        for x, y in pos["stones"]:
-            board.play(x, y)
+        board = board_of(pos)
         st = new_state(board)
         me = board.to_move
         found.append(Answer(number, "own", *_ask(st, me, nodes, plies, space)))
@@ -95,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write every answer here (JSON)")
     args = parser.parse_args(argv)
     try:
-        positions = [json.loads(line) for line in args.positions.read_text(encoding="utf-8").splitlines() if line]
+        positions = read_position_lines(args.positions)
     except (OSError, ValueError) as exc:
         print(f"monte.lab.vct_bench: cannot read {args.positions}: {exc}", file=sys.stderr)
         return 2
