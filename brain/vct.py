@@ -16,10 +16,11 @@ numbers are read from the table without making the moves.
 Focus. Past its first threat, the attacker may play only threats on a line near one of its earlier threats of the
 sequence (within a window's half: a five could hold both). A three played far away only makes the defender answer
 and changes nothing else, and df-pn tried such detours in every order: on the 82 held-out positions of the blunder
-screen (``tournaments/reports/blunders/``), asked for the opponent's threats, after Monte's move and for Monte, at
-300,000 nodes each, the focused search proved 77 wins where the complete one proved 69 (every one of those among
-them), left 14 questions open instead of 35, and spent half the nodes. The defender's replies are never cut, so a
-proof is still a proof; what focus costs is completeness -- a win that needs an unrelated threat is not found.
+screen (``tournaments/reports/blunders/``), asked the player's questions at 300,000 nodes each (``python -m
+monte.lab.vct_bench``), the focused search proved 77 wins where the complete one proved 72 (7 and 2 of them the
+other did not), left 13 questions open instead of 35, and spent 7.1 million nodes instead of 15.1. The defender's
+replies are never cut, so a proof is still a proof; what focus costs is completeness -- a win that needs an
+unrelated threat is not found.
 ``space.info[V_FOCUS] = 0`` searches every threat (the tests check proofs with it).
 
 A proof is a fact about a position -- the stones and the side to move -- not about a search, and holds for good. A
@@ -265,9 +266,10 @@ def _on_line_near(st: State, a: int, b: int) -> bool:
 
 @kernel
 def _related_threats(st: State, space: VctSpace, level: int, n: int) -> int:
-    """Keep, of the attacker's n threats at `level`, those on a line near one of its earlier threats of this
-    sequence (space.made at the even levels above): a threat sequence builds on its own stones, and a three played
-    far away only makes the defender answer, a detour df-pn would otherwise try in every order."""
+    """Keep, of the attacker's n threats at `level`, those on a line near one of its earlier stones of this
+    sequence (space.made at the even levels above: its threats, and the blocks a defender's four forced): a threat
+    sequence builds on its own stones, and a three played far away only makes the defender answer, a detour df-pn
+    would otherwise try in every order."""
     moves = space.moves[level]
     k = 0
     for i in range(n):

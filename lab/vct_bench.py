@@ -23,11 +23,11 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from monte.brain.limits import new_limits
-from monte.brain.position import make, new_state, unmake
+from monte.brain.position import State, make, new_state, unmake
 from monte.brain.settings import Options
 from monte.brain.vct import V_FOCUS, V_NODES, V_RESULT, VctSpace, find_vct, new_vct_space
 from monte.lab.blunders import board_of, read_position_lines
@@ -47,7 +47,8 @@ class Answer:
     nodes: int
 
 
-def _ask(st, attacker: int, nodes: int, plies: int, space: VctSpace) -> tuple[int, int]:
+def _ask(st: State, attacker: int, nodes: int, plies: int, space: VctSpace) -> tuple[int, int]:
+    """(result, nodes) of one VCT question, asked from an empty table: no question profits from another's."""
     space.tt_keys[:] = 0
     find_vct(st, attacker, plies, nodes, space, new_limits())
     return int(space.info[V_RESULT]), int(space.info[V_NODES])
@@ -109,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"proved by the focused search only: {len(focused - complete)}, by the complete one only: "
               f"{len(complete - focused)}")
     if args.out:
-        args.out.write_text(json.dumps({m: [a.__dict__ for a in r] for m, r in results.items()}) + "\n",
+        args.out.write_text(json.dumps({m: [asdict(a) for a in r] for m, r in results.items()}) + "\n",
                             encoding="utf-8")
     return 0
 
