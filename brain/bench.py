@@ -51,7 +51,7 @@ POSITIONS: dict[str, tuple[int, list[tuple[int, int]]]] = {
 # The middle games come from games against pela and Rapfi, cut where neither side wins by threats (VCT, 300k
 # nodes) and Monte's solver could not prove the result in 100k iterations then (a proven root ends the search, and a
 # benchmark of a finished search measures nothing). The value network's search proves the 20x20 one -- white wins,
-# as Rapfi says (mate in 23, G10) -- within 100k iterations since 2026-11-27 (64,160 when this was written), so
+# as Rapfi says (mate in 23, G10) -- within 100k iterations since 2026-11-27 (63,392 with the focused VCT), so
 # ``--iterations`` runs that many there.
 
 
