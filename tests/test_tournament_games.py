@@ -73,6 +73,21 @@ def test_a_move_late_but_within_the_tolerance_counts(tmp_path):
         assert max(ms for _, _, ms in slow_moves) >= 1000
 
 
+@pytest.mark.parametrize("slow_move, loses", [(1, False), (2, True)])
+def test_the_first_move_grace_forgives_the_first_move_alone(tmp_path, slow_move, loses):
+    # 1.2 s against a 0.3 s turn and 0.3 s of tolerance: forgiven with 2 s of first-move grace on an engine's first
+    # move of the game (a cold start lands there), a time loss on its second.
+    engines = [fake("good"), fake("slow", "slow", "--at", str(slow_move), "--delay-ms", "1200")]
+    result = run_tournament(config(tmp_path / "out", engines, games=2, timeout_turn_ms=300, tolerance_ms=300,
+                                   first_move_grace_ms=2000))
+    for game in result.records:
+        if loses:
+            assert (game.termination, game.winner) == (Termination.TIME, "good"), game.detail
+            assert "(slow)" in game.detail
+        else:
+            assert game.termination is not Termination.TIME, game.detail
+
+
 def test_the_match_clock_runs_out(tmp_path):
     # Each side has 3 s for the whole game; one 4 s move spends it (the turn limit alone would allow it), while the
     # good engine's few instant replies stay far inside it however busy the machine.

@@ -9,7 +9,7 @@ TOML layout (every key optional except the engines; see tournaments/configs/*.to
 
     [tournament]  format, games, rounds, concurrency, out, resume, repo, cluster
     [game]        width, height, rule, timeout_turn_ms, timeout_match_ms, max_memory, tolerance_ms, start_timeout_ms,
-                  first_move, draw_after, memory_loses
+                  first_move_grace_ms, first_move, draw_after, memory_loses
     [openings]    file, order, seed, random, stones
     [sprt]        enabled, elo0, elo1, alpha, beta
     [[engine]]    name, command (a string or a list), revision, cwd, info, timeout_turn_ms, timeout_match_ms
@@ -95,6 +95,9 @@ class TournamentConfig:
                               minimum=0)
     tolerance_ms: int = setting("game", TOLERANCE_MS, "lateness forgiven per move before a time loss", minimum=0)
     start_timeout_ms: int = setting("game", 15000, "how long an engine may take to answer START", minimum=1)
+    first_move_grace_ms: int = setting("game", 0, "lateness forgiven on each engine's first move of a game, on top "
+                                       "of tolerance_ms: the start-up that lands in it (0: none, as the Gomocup "
+                                       "judge)", minimum=0)
     first_move: str = setting("game", "board", "how an engine gets the position for its first move: board "
                               "(BOARD block, BEGIN on an empty board) or begin (BEGIN/TURN; no openings)",
                               choices=FIRST_MOVES)

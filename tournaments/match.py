@@ -106,6 +106,11 @@ class MatchRules:
     """An engine whose peak memory exceeds ``settings.max_memory`` loses."""
     start_timeout_s: float = 15.0
     """How long an engine may take to answer START."""
+    first_move_grace_ms: int = 0
+    """Lateness forgiven on an engine's first move of a game on top of the tolerance. An engine that answers START
+    at once and sets itself up at its first search (a hash table allocated and cleared) pays for it there, as the
+    Gomocup judge counts it; with two games starting together on a small machine that start-up, not the game,
+    decided some of them (Rapfi at its first BOARD, 1 s a move)."""
     garbage: str = "forfeit"
     """A line that is neither an answer nor a message: "forfeit" (the engine loses) or "ignore" (kept with its
     messages, as the Gomocup judge and c-gomoku-cli do)."""
@@ -124,6 +129,7 @@ class _Side:
     needs_board: bool
     stderr_path: Path | None = None
     fault: BrainFault | None = None
+    moved: bool = False
 
     @property
     def label(self) -> str:
@@ -221,7 +227,8 @@ class _Game:
         limits = [settings.timeout_turn_ms] if settings.timeout_turn_ms else []
         if settings.timeout_match_ms:
             limits.append(max(side.time_left_ms, 0.0))
-        timeout_s = (min(limits) + settings.tolerance_ms) / 1000.0
+        tolerance_ms = settings.tolerance_ms + (0 if side.moved else self.rules.first_move_grace_ms)
+        timeout_s = (min(limits) + tolerance_ms) / 1000.0
         try:
             side.client.set_time_left(int(side.time_left_ms))
             reply = self._request(side, timeout_s)
@@ -230,7 +237,8 @@ class _Game:
                 return None, Ruling(Termination.INTERRUPTED, None, "stopped by the runner")
             return None, Ruling(FAULT_TERMINATIONS[fault.fault], 3 - side.color, f"{side.label}: {fault}")
         side.needs_board = False
-        late = self._lateness(side, reply.elapsed_ms)
+        side.moved = True
+        late = self._lateness(side, reply.elapsed_ms, tolerance_ms)
         if late:
             return None, Ruling(Termination.TIME, 3 - side.color, f"{side.label} {late}")
         if self.rules.memory_loses and settings.max_memory:
@@ -243,18 +251,18 @@ class _Game:
     def _request(self, side: _Side, timeout_s: float) -> MoveReply:
         return ask_move(side.client, self.referee.stones(), side.color, side.needs_board, timeout_s)
 
-    def _lateness(self, side: _Side, elapsed_ms: float) -> str | None:
+    def _lateness(self, side: _Side, elapsed_ms: float, tolerance_ms: int) -> str | None:
         """Charge the move to the side's match clock (if there is one: without, time_left stays "no limit"); a
-        sentence if it was too slow (by its own clock), else None."""
+        sentence if it was too slow (by its own clock, with `tolerance_ms` forgiven), else None."""
         settings = side.settings
         if settings.timeout_match_ms:
             side.time_left_ms -= elapsed_ms
         turn = settings.timeout_turn_ms
-        if settings.timeout_match_ms and side.time_left_ms < -settings.tolerance_ms:
-            return (f"ran out of match time ({settings.timeout_match_ms} ms + tolerance {settings.tolerance_ms} ms) "
+        if settings.timeout_match_ms and side.time_left_ms < -tolerance_ms:
+            return (f"ran out of match time ({settings.timeout_match_ms} ms + tolerance {tolerance_ms} ms) "
                     f"with a move of {elapsed_ms:.0f} ms")
-        if turn and elapsed_ms > turn + settings.tolerance_ms:
-            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {settings.tolerance_ms} ms"
+        if turn and elapsed_ms > turn + tolerance_ms:
+            return f"took {elapsed_ms:.0f} ms, over timeout_turn {turn} + tolerance {tolerance_ms} ms"
         return None
 
     # --- the record -----------------------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def match_rules(config: TournamentConfig) -> MatchRules:
                           config.timeout_turn_ms, config.timeout_match_ms)
     return MatchRules(settings, first_move=config.first_move, draw_after=config.draw_after,
                       memory_loses=config.memory_loses, start_timeout_s=config.start_timeout_ms / 1000.0,
-                      garbage=config.garbage)
+                      first_move_grace_ms=config.first_move_grace_ms, garbage=config.garbage)
 
 
 def build_openings(config: TournamentConfig) -> tuple[list[Opening], list[str]]:
