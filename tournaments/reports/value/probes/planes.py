@@ -31,6 +31,6 @@ for l in labels:
             planes[19 + s * 10 + k] = empty & (cls == k)
     P.append(planes); Y.append(l.winrate)
     G.append(hash(frozenset(l.stones[:3])) % 1000003)
-    X35.append(fv.network_inputs(st, me) if hasattr(fv, 'network_inputs') else 0)
+    X35.append(fv.network_inputs(st, me))
 np.savez_compressed(sys.argv[1], p=np.array(P), y=np.array(Y), g=np.array(G), x=np.array(X35))
 print(len(P))
