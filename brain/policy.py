@@ -8,7 +8,12 @@ The search's priors (``brain.mcts``) and its move ordering (``brain.threats.gene
   per cell class, and one per *shape* -- the multiset of the four patterns, 495 of them, direction order ignored;
 - the pair of its classes, attack and defence (a cell that makes a three and blocks one is worth more than the
   two apart);
-- how far it lies from the last move and from the side to move's own previous move (Chebyshev distance, 1 to 5+).
+- how far it lies from the last move and from the side to move's own previous move (Chebyshev distance, 1 to 5+);
+- the class pair's weight depends on the position's *threat context*: whether each side has a point that makes a
+  winning threat (an open four or a four-three) and a point that makes an open three (``threat_context``, 16 of
+  them). The same cell is worth another thing when the opponent threatens a four-three than in a quiet position: on
+  7,598 positions of Rapfi's games from openings no fit saw, the context raised the mean log-likelihood of the move
+  played from -2.31 to -2.18 and its top-1 from 35.3% to 36.5% (the same data without it).
 
 The weights of one cell code are folded, once at import, into one table per role indexed by the cell code
 (``st.code``), so that a candidate costs three table reads and two distances. ``monte fit-policy``
@@ -23,7 +28,9 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from monte.brain.jit import kernel
-from monte.brain.patterns import CLASS_COUNT, COMBO_SIZE, PATTERN_COUNT, classify_cell
+from monte.brain.patterns import (
+    C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_SIZE, PATTERN_COUNT, classify_cell,
+)
 from monte.brain.policy_weights import ATTACK, CLASS_PAIRS, DEFENCE, DISTANCE
 from monte.brain.position import I_LAST, I_STONES, I_STRIDE, State
 
@@ -33,6 +40,8 @@ DISTANCE_BINS = 5
 """Chebyshev distance 1, 2, 3, 4, and 5 or more (or no such move)."""
 ROLE_WEIGHTS = PATTERN_COUNT + CLASS_COUNT + SHAPES
 """Weights of one role (attack or defence): per pattern, per class, per shape."""
+THREAT_CONTEXTS = 16
+"""Threat contexts of a position (``threat_context``): four yes-or-no facts."""
 
 
 def code_patterns(code: int) -> tuple[int, int, int, int]:
@@ -67,8 +76,8 @@ TABLE = np.stack([fold(np.asarray(ATTACK, dtype=np.float64)), fold(np.asarray(DE
 """float64[2, COMBO_SIZE]: [0] the attack part of a cell code's logit, [1] the defence part."""
 DISTANCE_TABLE = np.asarray(DISTANCE, dtype=np.float64).reshape(2, DISTANCE_BINS)
 """[0] by distance to the last move, [1] to the side to move's own previous one."""
-PAIR_TABLE = np.asarray(CLASS_PAIRS, dtype=np.float64).reshape(CLASS_COUNT, CLASS_COUNT)
-"""By the cell's attack class (row) and defence class (column)."""
+PAIR_TABLE = np.asarray(CLASS_PAIRS, dtype=np.float64).reshape(THREAT_CONTEXTS, CLASS_COUNT, CLASS_COUNT)
+"""By the position's threat context, the cell's attack class (row) and defence class (column)."""
 
 
 @kernel
@@ -98,10 +107,30 @@ def recent_moves(st: State) -> tuple[int, int]:
 
 
 @kernel
-def move_logit(st: State, idx: int, me: int, last: int, own: int) -> float:
+def threat_context(st: State, me: int) -> int:
+    """The position's threat context for side `me` to move, 0..15: 8 if the opponent has a cell that makes an open
+    four or a four-three, 4 if it has one that makes an open three, 2 and 1 the same for `me` (read from the class
+    counts: O(1))."""
+    op = 1 - me
+    c = st.cls_count
+    context = 0
+    if c[op, C_OPEN_FOUR] + c[op, C_FOUR_THREE] > 0:
+        context += 8
+    if c[op, C_THREE] + c[op, C_THREE_THREE] > 0:
+        context += 4
+    if c[me, C_OPEN_FOUR] + c[me, C_FOUR_THREE] > 0:
+        context += 2
+    if c[me, C_THREE] + c[me, C_THREE_THREE] > 0:
+        context += 1
+    return context
+
+
+@kernel
+def move_logit(st: State, idx: int, me: int, last: int, own: int, context: int) -> float:
     """The policy's logit of the empty cell idx for side `me` (0 black, 1 white) to move; `last` and `own` from
-    ``recent_moves``."""
-    x = TABLE[0, st.code[me, idx]] + TABLE[1, st.code[1 - me, idx]] + PAIR_TABLE[st.cls[me, idx], st.cls[1 - me, idx]]
+    ``recent_moves``, `context` from ``threat_context``."""
+    x = TABLE[0, st.code[me, idx]] + TABLE[1, st.code[1 - me, idx]] \
+        + PAIR_TABLE[context, st.cls[me, idx], st.cls[1 - me, idx]]
     x += DISTANCE_TABLE[0, distance_bin(st, idx, last)]
     x += DISTANCE_TABLE[1, distance_bin(st, idx, own)]
     return x

@@ -23,7 +23,7 @@ from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, P_THREE_C,
     WINDOW_HALF,
 )
-from monte.brain.policy import move_logit, recent_moves
+from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
@@ -325,11 +325,11 @@ def cell_value(st: State, idx: int, me: int) -> float:
 
 
 @kernel
-def move_value(st: State, idx: int, me: int, learned: bool, last: int, own: int) -> float:
+def move_value(st: State, idx: int, me: int, learned: bool, last: int, own: int, context: int) -> float:
     """A candidate's worth for side `me` to move: the learned policy's logit (``brain.policy``; `last` and `own` from
-    ``recent_moves``) or the hand-set ``cell_value``."""
+    ``recent_moves``, `context` from ``threat_context``) or the hand-set ``cell_value``."""
     if learned:
-        return move_logit(st, idx, me, last, own)
+        return move_logit(st, idx, me, last, own, context)
     return cell_value(st, idx, me)
 
 
@@ -346,6 +346,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     me = color - 1
     op = 1 - me
     last, own = recent_moves(st)
+    context = threat_context(st, me)
     ws.left_out[0] = 0
     forced = -1
     if st.cls_count[me, C_FIVE] > 0:
@@ -387,7 +388,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
             idx = cand[i]
             if _defends(st, idx, op, color, ws, count, answered) and n < out.shape[0]:
                 out[n] = idx
-                values[n] = move_value(st, idx, me, learned, last, own)
+                values[n] = move_value(st, idx, me, learned, last, own, context)
                 n += 1
         k = playable_cells(st, me, C_FOUR, True, cand, 0, color)
         for i in range(k):
@@ -398,7 +399,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                     dup = True
             if not dup and n < out.shape[0]:
                 out[n] = idx
-                values[n] = move_value(st, idx, me, learned, last, own)
+                values[n] = move_value(st, idx, me, learned, last, own, context)
                 n += 1
         if n > 0:
             ws.left_out[0] = max(n - limit, 0)
@@ -414,7 +415,7 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
             continue
         if n < out.shape[0]:
             out[n] = idx
-            values[n] = move_value(st, idx, me, learned, last, own)
+            values[n] = move_value(st, idx, me, learned, last, own, context)
             n += 1
     if n == 0:
         # empty board (or no stone near any empty cell): the centre, else any empty cell

@@ -2,12 +2,13 @@
 
 Every position of a game in which a chosen engine was to move becomes one example: the candidate cells the search
 would consider (empty, within two cells of a stone, not a renju foul), each with its attack and defence cell codes
-and its distances to the last two moves, and which of them the engine played. Positions with a forced answer (a five
+and its distances to the last two moves, the position's threat context, and which of them the engine played. Positions with a forced answer (a five
 to make or to block, an open four to make) are left out: move generation settles those without the policy.
 
 The model is a softmax over each position's candidates of the logit ``brain.policy.move_logit`` computes, fitted by
 full-batch Adam with an L2 penalty (stronger on the 495 shape weights, which the pattern and class weights back up where
-data is thin) on a training share of the games; whole games held out measure it: how often its favourite is the move
+data is thin, and on each threat context's class pairs, which are fitted as a difference from the pairs shared by
+every context and written out summed with them) on a training share of the games; whole games held out measure it: how often its favourite is the move
 played (top-1), how often the move played is among the 24 the search keeps at an inner node, and the mean
 log-likelihood, beside the hand-set priors (``brain.threats.cell_value``, as ``Params.policy_model`` 0 uses them).
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from monte.brain.board import Board
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_OPEN_FOUR, CLASS_COUNT, COMBO_SIZE
-from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, code_features
+from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, THREAT_CONTEXTS, code_features, threat_context
 from monte.brain.position import I_STRIDE, make, new_state
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU
 from monte.brain.settings import Params
@@ -35,18 +36,22 @@ from monte.tournaments.records import GameRecord
 KEPT_AT_INNER_NODES = Params().max_children
 L2_SHAPE = 3e-3
 L2_OTHER = 3e-4
-WEIGHT_COUNT = 2 * ROLE_WEIGHTS + 2 * DISTANCE_BINS + CLASS_COUNT * CLASS_COUNT
+L2_CONTEXT = 1e-3
+PAIRS = CLASS_COUNT * CLASS_COUNT
+WEIGHT_COUNT = 2 * ROLE_WEIGHTS + 2 * DISTANCE_BINS + PAIRS + THREAT_CONTEXTS * PAIRS
 
 
 @dataclass
 class Examples:
     """Candidate rows grouped by position: ``start[k]:start[k+1]`` are position k's rows; ``target[k]`` the row
-    played; ``game[k]`` the game it came from. Per row: the attack and defence cell codes, the two distance bins,
+    played; ``game[k]`` the game it came from; ``context[k]`` its threat context (``brain.policy.threat_context``). Per
+    row: the attack and defence cell codes, the two distance bins,
     the class pair (attack class x CLASS_COUNT + defence class) and the hand-set cell value."""
 
     start: np.ndarray
     target: np.ndarray
     game: np.ndarray
+    context: np.ndarray
     attack: np.ndarray
     defence: np.ndarray
     near_last: np.ndarray
@@ -57,6 +62,10 @@ class Examples:
     @property
     def positions(self) -> int:
         return self.target.shape[0]
+
+    def row_pairs(self) -> np.ndarray:
+        """Each row's index into the per-context class pairs: its position's context x PAIRS + its class pair."""
+        return np.repeat(self.context, np.diff(self.start)) * PAIRS + self.pair
 
 
 def _row_arrays(st, board: Board, me: int) -> tuple[np.ndarray, ...] | None:
@@ -107,7 +116,7 @@ def game_rows(record: GameRecord, learn_from: set[str] | None, skip_plies: int) 
                     last = made[-1] if made else -1
                     own = made[-2] if len(made) >= 2 else -1
                     out.append((attack, defence, _bins(cells, last, stride), _bins(cells, own, stride), pair,
-                                hand, int(hit[0])))
+                                hand, threat_context(st, me), int(hit[0])))
         make(st, idx, colour)
         made.append(idx)
         colour = 3 - colour
@@ -118,17 +127,18 @@ def collect(records: Iterable[GameRecord], learn_from: set[str] | None = None, s
     """Every example of `records` (see the module docstring); `learn_from` names the engines whose moves count (None:
     every engine's)."""
     parts: list[list[np.ndarray]] = [[] for _ in range(6)]
-    start, target, games = [0], [], []
+    start, target, games, contexts = [0], [], [], []
     for number, record in enumerate(records):
-        for *arrays, hit in game_rows(record, learn_from, skip_plies):
+        for *arrays, context, hit in game_rows(record, learn_from, skip_plies):
             for part, array in zip(parts, arrays):
                 part.append(array)
             target.append(start[-1] + hit)
             start.append(start[-1] + arrays[0].shape[0])
             games.append(number)
+            contexts.append(context)
     joined = [np.concatenate(p) if p else np.zeros(0) for p in parts]
     return Examples(np.array(start, dtype=np.int64), np.array(target, dtype=np.int64),
-                    np.array(games, dtype=np.int64), joined[0].astype(np.int64), joined[1].astype(np.int64),
+                    np.array(games, dtype=np.int64), np.array(contexts, dtype=np.int64), joined[0].astype(np.int64), joined[1].astype(np.int64),
                     joined[2].astype(np.int64), joined[3].astype(np.int64), joined[4].astype(np.int64),
                     joined[5].astype(np.float64))
 
@@ -140,7 +150,8 @@ def subset(examples: Examples, keep: np.ndarray) -> Examples:
     new_lengths = lengths[keep]
     start = np.concatenate([[0], np.cumsum(new_lengths)])
     offset = examples.target[keep] - examples.start[:-1][keep]
-    return Examples(start, start[:-1] + offset, examples.game[keep], examples.attack[rows], examples.defence[rows],
+    return Examples(start, start[:-1] + offset, examples.game[keep], examples.context[keep], examples.attack[rows],
+                    examples.defence[rows],
                     examples.near_last[rows], examples.near_own[rows], examples.pair[rows], examples.hand[rows])
 
 
@@ -150,19 +161,27 @@ def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples
     return subset(examples, ~mask), subset(examples, mask)
 
 
-def _unpack(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(attack, defence, distance, class pairs) weights."""
+def _unpack(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(attack, defence, distance, shared class pairs, each context's difference from them) weights."""
     d = 2 * ROLE_WEIGHTS
-    return w[:ROLE_WEIGHTS], w[ROLE_WEIGHTS:d], w[d:d + 2 * DISTANCE_BINS], w[d + 2 * DISTANCE_BINS:]
+    p = d + 2 * DISTANCE_BINS
+    return w[:ROLE_WEIGHTS], w[ROLE_WEIGHTS:d], w[d:p], w[p:p + PAIRS], w[p + PAIRS:]
+
+
+def pair_tables(w: np.ndarray) -> np.ndarray:
+    """The class pairs' weights per threat context, shared part and difference summed: THREAT_CONTEXTS x PAIRS
+    values, context-major (``brain.policy.PAIR_TABLE``'s order)."""
+    _, _, _, shared, deltas = _unpack(w)
+    return (deltas.reshape(THREAT_CONTEXTS, PAIRS) + shared).ravel()
 
 
 def logits(w: np.ndarray, ex: Examples, features: np.ndarray) -> np.ndarray:
     """The model's logit of every candidate row."""
-    attack, defence, distance, pairs = _unpack(w)
+    attack, defence, distance, _, _ = _unpack(w)
     table_a = attack[features].sum(axis=1)
     table_d = defence[features].sum(axis=1)
     return (table_a[ex.attack] + table_d[ex.defence] + distance[ex.near_last]
-            + distance[DISTANCE_BINS + ex.near_own] + pairs[ex.pair])
+            + distance[DISTANCE_BINS + ex.near_own] + pair_tables(w)[ex.row_pairs()])
 
 
 def _softmax(z: np.ndarray, ex: Examples) -> np.ndarray:
@@ -178,6 +197,7 @@ def _penalty() -> np.ndarray:
     for role in range(2):
         base = role * ROLE_WEIGHTS
         p[base + ROLE_WEIGHTS - SHAPES:base + ROLE_WEIGHTS] = L2_SHAPE
+    p[WEIGHT_COUNT - THREAT_CONTEXTS * PAIRS:] = L2_CONTEXT
     return p
 
 
@@ -197,13 +217,14 @@ def loss_and_gradient(w: np.ndarray, ex: Examples, features: np.ndarray) -> tupl
     g_d = np.bincount(flat, weights=np.repeat(g_code_d, features.shape[1]), minlength=ROLE_WEIGHTS)
     g_dist = (np.bincount(ex.near_last, weights=residual, minlength=DISTANCE_BINS)[:DISTANCE_BINS],
               np.bincount(ex.near_own, weights=residual, minlength=DISTANCE_BINS)[:DISTANCE_BINS])
-    g_pair = np.bincount(ex.pair, weights=residual, minlength=CLASS_COUNT * CLASS_COUNT)
-    gradient = np.concatenate([g_a, g_d, *g_dist, g_pair]) + penalty * w
+    g_pair = np.bincount(ex.pair, weights=residual, minlength=PAIRS)
+    g_context = np.bincount(ex.row_pairs(), weights=residual, minlength=THREAT_CONTEXTS * PAIRS)
+    gradient = np.concatenate([g_a, g_d, *g_dist, g_pair, g_context]) + penalty * w
     return loss, gradient
 
 
 def fit(ex: Examples, steps: int = 600, rate: float = 0.05) -> np.ndarray:
-    """The weights (attack, defence, distance) that maximise the likelihood of the moves played: full-batch Adam
+    """The weights (attack, defence, distance, class pairs) that maximise the likelihood of the moves played: full-batch Adam
     from zero (the problem is convex, so where it starts does not matter; `steps` is how close it gets)."""
     features = code_features()
     w = np.zeros(WEIGHT_COUNT)
@@ -265,7 +286,7 @@ def judged_lines(w: np.ndarray, ex: Examples, where: str) -> list[str]:
 
 def weights_module(w: np.ndarray, summary: Sequence[str]) -> str:
     """The text of ``brain/policy_weights.py`` holding `w`, its docstring the fit's `summary`."""
-    attack, defence, distance, pairs = _unpack(w)
+    attack, defence, distance, _, _ = _unpack(w)
 
     def block(name: str, values: np.ndarray) -> list[str]:
         lines = [f"{name} = ["]
@@ -277,4 +298,4 @@ def weights_module(w: np.ndarray, summary: Sequence[str]) -> str:
            "hand.", ""]
     doc += list(summary) + ['"""', ""]
     return "\n".join(doc + block("ATTACK", attack) + [""] + block("DEFENCE", defence) + [""]
-                     + block("DISTANCE", distance) + [""] + block("CLASS_PAIRS", pairs)) + "\n"
+                     + block("DISTANCE", distance) + [""] + block("CLASS_PAIRS", pair_tables(w))) + "\n"

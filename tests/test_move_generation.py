@@ -13,7 +13,7 @@ import pytest
 from monte.brain.board import Board
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
 from monte.brain.position import make, new_state, unmake
-from monte.brain.policy import move_logit, recent_moves
+from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, playable, threat_count
 from monte.protocol.notation import parse_moves
 
@@ -49,9 +49,10 @@ def test_quiet_node_children_are_the_best_valued_cells_near_the_stones(learned):
     st = new_state(board)
     me = board.to_move - 1
     last, own = recent_moves(st)
+    context = threat_context(st, me)
 
     def value(i: int) -> float:
-        return move_logit(st, i, me, last, own) if learned else cell_value(st, i, me)
+        return move_logit(st, i, me, last, own, context) if learned else cell_value(st, i, me)
 
     near = [int(i) for i in st.interior if st.cells[i] == 0 and st.near[i] > 0]
     best_first = sorted(near, key=lambda i: -value(i))

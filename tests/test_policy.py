@@ -12,7 +12,9 @@ import pytest
 from monte.brain import policy, policy_weights
 from monte.brain.board import Board
 from monte.brain.patterns import CLASS_COUNT, COMBO_SIZE, classify_cell
-from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, code_features, fold, move_logit, recent_moves
+from monte.brain.policy import (
+    DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, THREAT_CONTEXTS, code_features, fold, move_logit, recent_moves, threat_context,
+)
 from monte.brain.position import new_state
 from monte.lab import fit_policy as fp
 from monte.tournaments.records import GameRecord, Termination
@@ -22,7 +24,7 @@ def test_the_shipped_weights_have_the_model_s_shape():
     assert SHAPES == 495
     assert len(policy_weights.ATTACK) == len(policy_weights.DEFENCE) == ROLE_WEIGHTS
     assert len(policy_weights.DISTANCE) == 2 * DISTANCE_BINS
-    assert len(policy_weights.CLASS_PAIRS) == CLASS_COUNT * CLASS_COUNT
+    assert len(policy_weights.CLASS_PAIRS) == THREAT_CONTEXTS * CLASS_COUNT * CLASS_COUNT
     assert np.any(np.asarray(policy_weights.ATTACK) != 0.0), "the shipped policy is fitted, not a placeholder"
 
 
@@ -53,10 +55,25 @@ def test_move_logit_reads_the_folded_tables_and_the_distances():
     last, own = recent_moves(st)
     idx = board.index(9, 5)                         # 3 from the last move (6,8), 1 from black's own (8,6)
     me, op = 0, 1
-    expected = (policy.TABLE[0, st.code[me, idx]] + policy.TABLE[1, st.code[op, idx]]
-                + policy.PAIR_TABLE[st.cls[me, idx], st.cls[op, idx]]
-                + policy.DISTANCE_TABLE[0, 2] + policy.DISTANCE_TABLE[1, 0])
-    assert move_logit(st, idx, me, last, own) == pytest.approx(expected)
+    for context in (0, 5, 13):
+        expected = (policy.TABLE[0, st.code[me, idx]] + policy.TABLE[1, st.code[op, idx]]
+                    + policy.PAIR_TABLE[context, st.cls[me, idx], st.cls[op, idx]]
+                    + policy.DISTANCE_TABLE[0, 2] + policy.DISTANCE_TABLE[1, 0])
+        assert move_logit(st, idx, me, last, own, context) == pytest.approx(expected)
+
+
+def test_the_threat_context_says_which_side_threatens_what():
+    board = Board(15)
+    for x, y in ((7, 7), (0, 0), (8, 7), (0, 2)):   # black: an open two; white: nothing near
+        board.play(x, y)
+    st = new_state(board)
+    assert threat_context(st, 0) == 1                # black to move can make an open three
+    assert threat_context(st, 1) == 4                # white to move faces it
+    board.play(9, 7)                                 # black's open three: an open four to make
+    board.play(0, 4)
+    st = new_state(board)
+    assert threat_context(st, 0) & 2 and not threat_context(st, 0) & 8
+    assert threat_context(st, 1) & 8 and not threat_context(st, 1) & 2
 
 
 def _record(moves, opening=((7, 7), (8, 8), (8, 6)), game_id=1, opening_id="random:0", black="a", white="b"):
@@ -116,7 +133,7 @@ def test_a_fit_learns_that_the_moves_played_lie_next_to_the_last_move():
         records.append(_record(moves, opening, game_id=g))
     ex = fp.collect(records)
     w = fp.fit(ex, steps=300)
-    _, _, distance, _ = fp._unpack(w)
+    _, _, distance, _, _ = fp._unpack(w)
     assert distance[0] > distance[2] and distance[0] > distance[DISTANCE_BINS - 1]
 
 
@@ -139,4 +156,4 @@ def test_fit_policy_leaves_out_games_from_held_out_openings_and_writes_a_module(
     assert "1 games, 6 positions" in captured.out
     namespace: dict = {}
     exec(out.read_text(), namespace)
-    assert len(namespace["ATTACK"]) == ROLE_WEIGHTS and len(namespace["CLASS_PAIRS"]) == CLASS_COUNT ** 2
+    assert len(namespace["ATTACK"]) == ROLE_WEIGHTS and len(namespace["CLASS_PAIRS"]) == THREAT_CONTEXTS * CLASS_COUNT ** 2
