@@ -2,15 +2,17 @@
 
 Every position of a game in which a chosen engine was to move becomes one example: the candidate cells the search
 would consider (empty, within two cells of a stone, not a renju foul), each with its attack and defence cell codes
-and its distances to the last two moves, the position's threat context, and which of them the engine played. Positions with a forced answer (a five
-to make or to block, an open four to make) are left out: move generation settles those without the policy.
+and its distances to the last two moves, the position's threat context, and which of them the engine played.
+Positions with a forced answer (a five to make or to block, an open four to make) are left out: move generation
+settles those without the policy.
 
 The model is a softmax over each position's candidates of the logit ``brain.policy.move_logit`` computes, fitted by
 full-batch Adam with an L2 penalty (stronger on the 495 shape weights, which the pattern and class weights back up where
 data is thin, and on each threat context's class pairs, which are fitted as a difference from the pairs shared by
-every context and written out summed with them) on a training share of the games; whole games held out measure it: how often its favourite is the move
-played (top-1), how often the move played is among the 24 the search keeps at an inner node, and the mean
-log-likelihood, beside the hand-set priors (``brain.threats.cell_value``, as ``Params.policy_model`` 0 uses them).
+every context and written out summed with them) on a training share of the games; whole games held out measure it:
+how often its favourite is the move played (top-1), how often the move played is among the 24 the search keeps at an
+inner node, and the mean log-likelihood, beside the hand-set priors (``brain.threats.cell_value``, as
+``Params.policy_model`` 0 uses them).
 
 Games played from held-out openings (a ``-test`` set, by name or, for generated openings, by position under the
 board's symmetries) are never learned from.
@@ -44,9 +46,9 @@ WEIGHT_COUNT = 2 * ROLE_WEIGHTS + 2 * DISTANCE_BINS + PAIRS + THREAT_CONTEXTS * 
 @dataclass
 class Examples:
     """Candidate rows grouped by position: ``start[k]:start[k+1]`` are position k's rows; ``target[k]`` the row
-    played; ``game[k]`` the game it came from; ``context[k]`` its threat context (``brain.policy.threat_context``). Per
-    row: the attack and defence cell codes, the two distance bins,
-    the class pair (attack class x CLASS_COUNT + defence class) and the hand-set cell value."""
+    played; ``game[k]`` the game it came from; ``context[k]`` its threat context (``brain.policy.threat_context``).
+    Per row: the attack and defence cell codes, the two distance bins, the class pair (attack class x CLASS_COUNT +
+    defence class) and the hand-set cell value."""
 
     start: np.ndarray
     target: np.ndarray
@@ -138,9 +140,9 @@ def collect(records: Iterable[GameRecord], learn_from: set[str] | None = None, s
             contexts.append(context)
     joined = [np.concatenate(p) if p else np.zeros(0) for p in parts]
     return Examples(np.array(start, dtype=np.int64), np.array(target, dtype=np.int64),
-                    np.array(games, dtype=np.int64), np.array(contexts, dtype=np.int64), joined[0].astype(np.int64), joined[1].astype(np.int64),
-                    joined[2].astype(np.int64), joined[3].astype(np.int64), joined[4].astype(np.int64),
-                    joined[5].astype(np.float64))
+                    np.array(games, dtype=np.int64), np.array(contexts, dtype=np.int64), joined[0].astype(np.int64),
+                    joined[1].astype(np.int64), joined[2].astype(np.int64), joined[3].astype(np.int64),
+                    joined[4].astype(np.int64), joined[5].astype(np.float64))
 
 
 def subset(examples: Examples, keep: np.ndarray) -> Examples:
@@ -151,8 +153,8 @@ def subset(examples: Examples, keep: np.ndarray) -> Examples:
     start = np.concatenate([[0], np.cumsum(new_lengths)])
     offset = examples.target[keep] - examples.start[:-1][keep]
     return Examples(start, start[:-1] + offset, examples.game[keep], examples.context[keep], examples.attack[rows],
-                    examples.defence[rows],
-                    examples.near_last[rows], examples.near_own[rows], examples.pair[rows], examples.hand[rows])
+                    examples.defence[rows], examples.near_last[rows], examples.near_own[rows], examples.pair[rows],
+                    examples.hand[rows])
 
 
 def split_games(examples: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
@@ -224,8 +226,9 @@ def loss_and_gradient(w: np.ndarray, ex: Examples, features: np.ndarray) -> tupl
 
 
 def fit(ex: Examples, steps: int = 600, rate: float = 0.05) -> np.ndarray:
-    """The weights (attack, defence, distance, class pairs) that maximise the likelihood of the moves played: full-batch Adam
-    from zero (the problem is convex, so where it starts does not matter; `steps` is how close it gets)."""
+    """The weights (attack, defence, distance, class pairs) that maximise the likelihood of the moves played:
+    full-batch Adam from zero (the problem is convex, so where it starts does not matter; `steps` is how close it
+    gets)."""
     features = code_features()
     w = np.zeros(WEIGHT_COUNT)
     m = np.zeros(WEIGHT_COUNT)

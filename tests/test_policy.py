@@ -156,4 +156,5 @@ def test_fit_policy_leaves_out_games_from_held_out_openings_and_writes_a_module(
     assert "1 games, 6 positions" in captured.out
     namespace: dict = {}
     exec(out.read_text(), namespace)
-    assert len(namespace["ATTACK"]) == ROLE_WEIGHTS and len(namespace["CLASS_PAIRS"]) == THREAT_CONTEXTS * CLASS_COUNT ** 2
+    assert len(namespace["ATTACK"]) == ROLE_WEIGHTS
+    assert len(namespace["CLASS_PAIRS"]) == THREAT_CONTEXTS * CLASS_COUNT ** 2
