@@ -1,5 +1,4 @@
-"""The move policy's weights (``brain.policy``), written by ``monte fit-policy``; do not edit by
-hand.
+"""The move policy's weights (``brain.policy``), written by ``monte fit-policy``; do not edit by hand.
 
 Fitted to rapfi-selfplay, rapfi-selfplay-5stone, spar-final, spar-base20, spar-ev1, spar-base, spar-rapfi-levels; held out: freestyle15-balanced-test.txt, freestyle20-balanced-test.txt, piskvork-3stone.txt.
 

@@ -297,8 +297,8 @@ def weights_module(w: np.ndarray, summary: Sequence[str]) -> str:
             lines.append("    " + " ".join(f"{v:.4f}," for v in values[i:i + 10]))
         return lines + ["]"]
 
-    doc = ['"""The move policy\'s weights (``brain.policy``), written by ``monte fit-policy``; do not edit by',
-           "hand.", ""]
+    doc = ['"""The move policy\'s weights (``brain.policy``), written by ``monte fit-policy``; do not edit by hand.',
+           ""]
     doc += list(summary) + ['"""', ""]
     return "\n".join(doc + block("ATTACK", attack) + [""] + block("DEFENCE", defence) + [""]
                      + block("DISTANCE", distance) + [""] + block("CLASS_PAIRS", pair_tables(w))) + "\n"
