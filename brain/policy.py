@@ -22,6 +22,7 @@ engines chose, and writes ``brain/policy_weights.py``.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -53,9 +54,11 @@ def _shape_numbers() -> dict[tuple[int, ...], int]:
     return {shape: i for i, shape in enumerate(combinations_with_replacement(range(PATTERN_COUNT), 4))}
 
 
+@cache
 def code_features() -> np.ndarray:
-    """int32[COMBO_SIZE, 6]: for every cell code, the weight indices (within a role's ROLE_WEIGHTS) its logit sums:
-    its four patterns, its class, its shape."""
+    """int32[COMBO_SIZE, 6], read-only: for every cell code, the weight indices (within a role's ROLE_WEIGHTS) its
+    logit sums: its four patterns, its class, its shape (built once: both roles' folds at import need it, and it
+    takes tens of milliseconds, which a brain's start pays)."""
     shapes = _shape_numbers()
     out = np.empty((COMBO_SIZE, 6), dtype=np.int32)
     for code in range(COMBO_SIZE):
@@ -63,6 +66,7 @@ def code_features() -> np.ndarray:
         out[code, :4] = patterns
         out[code, 4] = PATTERN_COUNT + classify_cell(*patterns, False)
         out[code, 5] = PATTERN_COUNT + CLASS_COUNT + shapes[tuple(sorted(patterns))]
+    out.setflags(write=False)
     return out
 
 
