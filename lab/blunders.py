@@ -219,7 +219,8 @@ def summary(rows: list[dict]) -> str:
             + (f", {faults} faults (counted as failed)" if faults else ""))
 
 
-def _engine(text: str) -> tuple[str, list[str]]:
+def engine_arg(text: str) -> tuple[str, list[str]]:
+    """An ``--engine NAME=COMMAND`` argument as (name, command line)."""
     name, sep, command = text.partition("=")
     if not sep or not name or not command:
         raise argparse.ArgumentTypeError(f"--engine needs NAME=COMMAND, not {text!r}")
@@ -251,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--limit", type=int, default=0, help="read at most this many decided games (0: all)")
     counting = sub.add_parser("count", help="each brain's blunders and wins kept in the positions")
     counting.add_argument("--positions", required=True, type=Path)
-    counting.add_argument("--engine", action="append", type=_engine, required=True, help="NAME=COMMAND (repeatable)")
+    counting.add_argument("--engine", action="append", type=engine_arg, required=True, help="NAME=COMMAND (repeatable)")
     counting.add_argument("--max-node", type=int, default=0, help="INFO max_node for every brain (0: none)")
     counting.add_argument("--timeout-turn-ms", type=int, default=1000)
     counting.add_argument("--out", type=Path, help="write each move and verdict here (JSON)")
