@@ -241,13 +241,19 @@ def build_positions(args: argparse.Namespace, judge_cmd: Sequence[str]) -> list[
     return kept
 
 
+def add_games_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The arguments of a subcommand that reads positions out of games into a file: the runner's games.jsonl files,
+    ``--out`` and ``--engine-name``; returns `parser`."""
+    parser.add_argument("games", nargs="+", type=Path, help="games.jsonl files of the tournament runner")
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--engine-name", default="monte", help="the engine whose games are read (default monte)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m monte.lab.blunders", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
-    build = sub.add_parser("build", help="the positions where Monte's decided games turned")
-    build.add_argument("games", nargs="+", type=Path, help="games.jsonl files of the tournament runner")
-    build.add_argument("--out", required=True, type=Path)
-    build.add_argument("--engine-name", default="monte", help="the engine whose games are read (default monte)")
+    build = add_games_arguments(sub.add_parser("build", help="the positions where Monte's decided games turned"))
     build.add_argument("--opponents", help="only games against these engines (comma-separated)")
     build.add_argument("--limit", type=int, default=0, help="read at most this many decided games (0: all)")
     counting = sub.add_parser("count", help="each brain's blunders and wins kept in the positions")

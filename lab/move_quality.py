@@ -35,7 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from monte.lab.blunders import Position, ask_move, cut_short, engine_arg, read_position_lines, verdict_after
+from monte.lab.blunders import (
+    Position, add_games_arguments, ask_move, cut_short, engine_arg, read_position_lines, verdict_after,
+)
 from monte.lab.position_judge import judge
 from monte.lab.value_labels import JUDGE_SCALE
 from monte.protocol.client import BrainFault
@@ -233,10 +235,8 @@ def _score(args: argparse.Namespace, judge_cmd: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m monte.lab.move_quality", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
-    build = sub.add_parser("build", help="the engine's first moves of each game, where the judge sees no mate")
-    build.add_argument("games", nargs="+", type=Path, help="games.jsonl files of the tournament runner")
-    build.add_argument("--out", required=True, type=Path)
-    build.add_argument("--engine-name", default="monte", help="the engine whose games are read (default monte)")
+    build = add_games_arguments(
+        sub.add_parser("build", help="the engine's first moves of each game, where the judge sees no mate"))
     scoring = sub.add_parser("score", help="each brain's move in each position, and the win rate it keeps")
     scoring.add_argument("--positions", required=True, type=Path)
     scoring.add_argument("--engine", action="append", type=engine_arg, required=True,
