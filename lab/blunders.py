@@ -118,18 +118,25 @@ def _stones(game: dict) -> list[tuple[int, int]]:
     return [tuple(s) for s in game["opening"]] + [(m[0], m[1]) for m in game["moves"]]
 
 
-def decided_games(paths: Iterable[Path], engine: str) -> list[tuple[str, dict]]:
-    """(source, game) of every game `engine` played and someone won by a five, read from the runner's games.jsonl
-    files (a time loss or a draw has no position where the board decided it)."""
+def games_of(paths: Iterable[Path], engine: str) -> list[tuple[str, dict]]:
+    """(source, game) of every game `engine` played, read from the runner's games.jsonl files; the source names the
+    file's folder, the file and the line."""
     games = []
     for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if not line.strip():
                 continue
             game = json.loads(line)
-            if engine in game["pairing"] and game.get("winner") is not None and game["termination"] == "five":
+            if engine in game["pairing"]:
                 games.append((f"{path.parent.name}/{path.name}:{number}", game))
     return games
+
+
+def decided_games(paths: Iterable[Path], engine: str) -> list[tuple[str, dict]]:
+    """The games of ``games_of`` that someone won by a five (a time loss or a draw has no position where the board
+    decided it)."""
+    return [(source, game) for source, game in games_of(paths, engine)
+            if game.get("winner") is not None and game["termination"] == "five"]
 
 
 def critical_positions(source: str, game: dict, engine: str, judge_cmd: Sequence[str],

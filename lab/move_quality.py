@@ -1,10 +1,10 @@
 """Move quality: how much of the judge's win rate each brain's move keeps in the first moves of games on openings
-no evaluation was fitted on -- a paired, low-noise screen for changes too small for a few dozen games to see.
+no evaluation was fitted on -- where those games drift from even to lost, and a paired screen of builds.
 
 Games against Rapfi and PentaZen on the held-out balanced openings are rarely lost by one blunder: Rapfi at a million
-nodes rates the position a little worse after each of Monte's first moves as white (30-100 of its evaluation points
-a move) until a forced win appears. A blunder count sees only the last step; a game sees all of them but through
-the noise of 44 results (+-100 Elo). Here every brain plays the same positions -- Monte to move within its first
+nodes rates the position a little worse after each of Monte's first moves as white until a forced win appears
+(``tournaments/reports/move-quality.md``). A blunder count sees only the last step; a game sees all of them but
+through the noise of 44 results (+-100 Elo). Here every brain plays the same positions -- Monte to move within its first
 FIRST_MOVES moves of a game, the judge seeing no forced result -- at a fixed node count (``INFO max_node``: the move
 depends on the position alone, so the machine's load changes nothing and two games may run at once), and the judge
 rates the position after each move as a win rate for the mover (``lab.value_labels.JUDGE_SCALE``; a mate 1 or 0).
@@ -32,11 +32,11 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from monte.lab.blunders import (
-    Position, add_games_arguments, ask_move, cut_short, engine_arg, read_position_lines, verdict_after,
+    Position, add_games_arguments, ask_move, cut_short, engine_arg, games_of, read_position_lines, verdict_after,
 )
 from monte.lab.position_judge import judge
 from monte.lab.value_labels import JUDGE_SCALE
@@ -200,18 +200,11 @@ def read_scores(paths: Sequence[Path]) -> dict[str, list[Scored]]:
 
 def _build(args: argparse.Namespace, judge_cmd: list[str]) -> int:
     kept: list[Position] = []
-    for path in args.games:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            game = json.loads(line)
-            if args.engine_name not in game["pairing"]:
-                continue
-            source = f"{path.parent.name}/{path.name}:{number}"
-            found = early_positions(source, game, args.engine_name, judge_cmd, args.nodes)
-            print(f"{source}: {len(found)}", file=sys.stderr, flush=True)
-            kept.extend(found)
-    args.out.write_text("".join(json.dumps(p.__dict__) + "\n" for p in kept), encoding="utf-8")
+    for source, game in games_of(args.games, args.engine_name):
+        found = early_positions(source, game, args.engine_name, judge_cmd, args.nodes)
+        print(f"{source}: {len(found)}", file=sys.stderr, flush=True)
+        kept.extend(found)
+    args.out.write_text("".join(json.dumps(asdict(p)) + "\n" for p in kept), encoding="utf-8")
     print(f"{len(kept)} positions -> {args.out}")
     return 0
 
@@ -225,9 +218,7 @@ def _score(args: argparse.Namespace, judge_cmd: list[str]) -> int:
     for line in report(results, positions):
         print(line)
     if args.out:
-        rows = {name: [{"position": r.position, "move": r.move, "kept": r.kept, **({"fault": r.fault} if r.fault
-                                                                                      else {})} for r in scored]
-                for name, scored in results.items()}
+        rows = {name: [asdict(r) for r in scored] for name, scored in results.items()}
         args.out.write_text(json.dumps(rows, indent=0) + "\n", encoding="utf-8")
     return 0
 

@@ -121,3 +121,21 @@ def test_compare_pairs_the_scores_of_separate_runs(tmp_path, capsys):
     assert out[0] == "main: mean win rate kept 0.450 over 2 positions"
     assert out[1].startswith("more: mean win rate kept 0.550 over 2 positions; against main: +0.1000")
     assert "1 of 2 moves differ" in out[1]
+
+
+def test_build_writes_the_positions_of_every_game_of_the_engine(monkeypatch, tmp_path, capsys):
+    """Any result counts (a draw too); a game without the engine is skipped; the file reads back as positions."""
+    monkeypatch.setattr(move_quality, "judge",
+                        lambda command, nodes, stones, width, height, rule=0, timeout_s=120.0:
+                        Verdict(10, 0, 1_000_000, (0, 0)))
+    drawn = {**GAME, "winner": None, "termination": "draw"}
+    others = {**GAME, "pairing": ["pela", "rapfi"], "white": "pela"}
+    games = tmp_path / "games.jsonl"
+    games.write_text("\n".join(json.dumps(g) for g in (GAME, drawn, others)) + "\n")
+    out = tmp_path / "positions.jsonl"
+    assert move_quality.main(["build", "--judge", "judge", "--out", str(out), str(games)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 2 * move_quality.FIRST_MOVES
+    assert {row["source"] for row in rows} == {f"{tmp_path.name}/games.jsonl:1", f"{tmp_path.name}/games.jsonl:2"}
+    assert Position(**rows[0]).eval_before == 10
+    assert capsys.readouterr().out.strip() == f"{len(rows)} positions -> {out}"
