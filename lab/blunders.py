@@ -114,7 +114,8 @@ def passes(position: Position, mate_after: int) -> bool:
     return mate_after < 0 if position.kind == WON else mate_after <= 0
 
 
-def _stones(game: dict) -> list[tuple[int, int]]:
+def game_stones(game: dict) -> list[tuple[int, int]]:
+    """Every stone of a runner's game record in order: its opening, then its moves."""
     return [tuple(s) for s in game["opening"]] + [(m[0], m[1]) for m in game["moves"]]
 
 
@@ -144,7 +145,7 @@ def critical_positions(source: str, game: dict, engine: str, judge_cmd: Sequence
     """Walking back over `engine`'s moves from the end of `game` (at most MAX_WALK_BACK of them): the earliest
     position of the walk where `engine`, to move, has a forced win, and the first one the judge sees undecided
     after a full search, where the walk stops -- each with the judge's verdict after the move played there."""
-    stones = _stones(game)
+    stones = game_stones(game)
     first = len(game["opening"])
     colour_to_move = 0 if game["black"] == engine else 1
     mine = [i for i in range(first, len(stones)) if i % 2 == colour_to_move]

@@ -7,7 +7,7 @@ nodes rates the position a little worse after each of Monte's first moves as whi
 through the noise of 44 results (+-100 Elo). Here every brain plays the same positions -- Monte to move within its first
 FIRST_MOVES moves of a game, the judge seeing no forced result -- at a fixed node count (``INFO max_node``: the move
 depends on the position alone, so the machine's load changes nothing and two games may run at once), and the judge
-rates the position after each move as a win rate for the mover (``lab.value_labels.JUDGE_SCALE``; a mate 1 or 0).
+rates the position after each move as a win rate for the mover (``lab.value_labels.win_rate``; a mate 1 or 0).
 Two brains that play the same move in a position get the same figure there, so their difference is measured on
 the moves where they differ, and its standard error is that of a paired mean.
 
@@ -36,10 +36,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from monte.lab.blunders import (
-    Position, add_games_arguments, ask_move, cut_short, engine_arg, games_of, read_position_lines, verdict_after,
+    Position, add_games_arguments, ask_move, cut_short, engine_arg, game_stones, games_of, read_position_lines,
+    verdict_after,
 )
 from monte.lab.position_judge import judge
-from monte.lab.value_labels import JUDGE_SCALE
+from monte.lab.value_labels import win_rate
 from monte.protocol.client import BrainFault
 
 FIRST_MOVES = 6
@@ -47,19 +48,11 @@ FIRST_MOVES = 6
 drift from even to lost."""
 
 
-def win_rate(mate: int, evaluation: int) -> float:
-    """The judge's verdict for the side to move as its win rate: 1 or 0 for a mate, else the logistic of its
-    evaluation."""
-    if mate != 0:
-        return 1.0 if mate > 0 else 0.0
-    return 1.0 / (1.0 + math.exp(-evaluation / JUDGE_SCALE))
-
-
 def early_positions(source: str, game: dict, engine: str, judge_cmd: Sequence[str], nodes: int) -> list[Position]:
     """`engine` to move at each of its first FIRST_MOVES moves of `game`, where the judge sees no forced result
     after a full search (a position with a mate, or one the judge cut short because one move alone does not lose,
     measures nothing here)."""
-    stones = [tuple(s) for s in game["opening"]] + [(m[0], m[1]) for m in game["moves"]]
+    stones = game_stones(game)
     first = len(game["opening"])
     colour = 0 if game["black"] == engine else 1
     mine = [i for i in range(first, len(stones)) if i % 2 == colour][:FIRST_MOVES]

@@ -38,6 +38,14 @@ JUDGE = "judge"
 """The judge's name in the one-move games of ``Label.as_move_record``."""
 
 
+def win_rate(mate: int, evaluation: int) -> float:
+    """A judge's verdict for the side to move as its chance to win: 1 or 0 for a mate it found (`mate` plies, > 0 a
+    win), else ``sigmoid(evaluation / JUDGE_SCALE)``."""
+    if mate != 0:
+        return 1.0 if mate > 0 else 0.0
+    return 1.0 / (1.0 + math.exp(-evaluation / JUDGE_SCALE))
+
+
 @dataclass(frozen=True)
 class Label:
     """One position and the judge's verdict on it, for the side to move."""
@@ -58,9 +66,7 @@ class Label:
     @property
     def winrate(self) -> float:
         """The verdict as the side to move's chance to win."""
-        if self.mate:
-            return 1.0 if self.mate > 0 else 0.0
-        return 1.0 / (1.0 + math.exp(-self.eval / JUDGE_SCALE))
+        return win_rate(self.mate, self.eval)
 
     def line(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))

@@ -12,6 +12,7 @@ import pytest
 from monte.lab import move_quality
 from monte.lab.blunders import Position
 from monte.lab.position_judge import Verdict
+from monte.lab.value_labels import win_rate
 
 GAME = {"pairing": ["monte", "rapfi"], "black": "rapfi", "white": "monte", "width": 15, "height": 15, "rule": 0,
         "opening": [[7, 7], [8, 8], [6, 6]], "winner": "rapfi", "termination": "five",
@@ -19,10 +20,10 @@ GAME = {"pairing": ["monte", "rapfi"], "black": "rapfi", "white": "monte", "widt
 
 
 def test_win_rate_reads_mates_as_certain_and_evaluations_through_the_judge_scale():
-    assert move_quality.win_rate(7, -500) == 1.0
-    assert move_quality.win_rate(-7, 500) == 0.0
-    assert move_quality.win_rate(0, 0) == 0.5
-    assert move_quality.win_rate(0, 200) == pytest.approx(1 / (1 + math.exp(-1)))
+    assert win_rate(7, -500) == 1.0
+    assert win_rate(-7, 500) == 0.0
+    assert win_rate(0, 0) == 0.5
+    assert win_rate(0, 200) == pytest.approx(1 / (1 + math.exp(-1)))
 
 
 def test_the_first_moves_of_the_engine_are_kept_where_the_judge_sees_no_mate(monkeypatch):
