@@ -20,7 +20,8 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
-    C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE, P_THREE_C,
+    CLASS_COUNT, C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE,
+    P_THREE_C,
     WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
@@ -60,6 +61,8 @@ class Workspace(NamedTuple):
     left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
     tempo: np.ndarray        # int32[MAX_TEMPO, 3]: generate_moves: the opponent's four-three points, each with its four's
                              # block cell and whether it is answered in time (1) at the node
+    reach: np.ndarray        # int16[cells]: generate_moves: of the opponent's winning threat points, how many have the
+                             # cell within a window on one of their lines (or are the cell); all 0 between calls
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -85,6 +88,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         line=np.empty(cells, dtype=np.int32),
         left_out=np.zeros(1, dtype=np.int64),
         tempo=np.zeros((MAX_TEMPO, 3), dtype=np.int32),
+        reach=np.zeros(cells, dtype=np.int16),
     )
 
 
@@ -128,17 +132,26 @@ def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: 
                    color: int) -> int:
     """Append to out[n:] every empty cell whose class for `side` is at least min_class (never C_FORBIDDEN) and that
     `color` may play; return the new count. With `fours_only`, three-three points are left out: they rank above a
-    plain four but make none, so they answer no threat."""
+    plain four but make none, so they answer no threat. The scan ends once it has met as many such cells as the
+    class counts hold."""
+    left = 0
+    for c in range(min_class, CLASS_COUNT):
+        if c != C_FORBIDDEN and not (fours_only and c == C_THREE_THREE):
+            left += st.cls_count[side, c]
     for i in range(st.interior.shape[0]):
+        if left == 0:
+            break
         idx = st.interior[i]
         if st.cells[idx] != EMPTY:
             continue
         c = st.cls[side, idx]
         if fours_only and c == C_THREE_THREE:
             continue
-        if c >= min_class and c != C_FORBIDDEN and n < out.shape[0] and playable(st, idx, color):
-            out[n] = idx
-            n += 1
+        if c >= min_class and c != C_FORBIDDEN:
+            left -= 1
+            if n < out.shape[0] and playable(st, idx, color):
+                out[n] = idx
+                n += 1
     return n
 
 
@@ -259,12 +272,15 @@ def _near_block_line(st: State, idx: int, me: int, ws: Workspace, count: int) ->
 
 
 @kernel
-def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int, answered: bool) -> bool:
+def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int, answered: bool,
+             threat_points: int) -> bool:
     """Whether color's stone on idx leaves side op no winning threat that color cannot answer in time. Most defences
-    leave no threat point at all, counted without making the move (``threat_count_after_block``); a stone that
-    only makes the block of a four-three point's four a four of color's, or that leaves only four-three points
-    answered already (`answered`), is made and the threats looked at again."""
-    if threat_count_after_block(st, idx, op) == 0:
+    leave no threat point at all, counted without making the move (``threat_count_after_block``) -- and only where
+    the stone is within reach of all `threat_points` of op (``ws.reach``, see ``_mark_reach``): a point out of its
+    reach keeps its class, so the count cannot be 0 (most candidates: the count cost more than the rest of the move
+    generation). A stone that only makes the block of a four-three point's four a four of color's, or that leaves
+    only four-three points answered already (`answered`), is made and the threats looked at again."""
+    if ws.reach[idx] >= threat_points and threat_count_after_block(st, idx, op) == 0:
         return True
     if not answered and not _near_block_line(st, idx, color - 1, ws, count):
         return False
@@ -303,13 +319,44 @@ def _block_line_cells(st: State, t: int, me: int, color: int, ws: Workspace, cou
 
 
 @kernel
+def _mark_reach(st: State, t: int, sign: int, ws: Workspace) -> None:
+    """Add `sign` to ``ws.reach`` of the threat point t and of every cell within a window of it on its four lines:
+    the cells whose stone can change t's class."""
+    ws.reach[t] += sign
+    for d in range(4):
+        step = st.steps[d]
+        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+            if o != 0:
+                ws.reach[t + o * step] += sign
+
+
+@kernel
+def _mark_threat_points(st: State, op: int, sign: int, ws: Workspace) -> int:
+    """``_mark_reach`` every winning threat point of side op (open-four and four-three points); how many there are.
+    Called with sign 1 before the defences are weighed and -1 after, so that ``ws.reach`` is all 0 between calls."""
+    left = threat_count(st, op)
+    found = 0
+    for i in range(st.interior.shape[0]):
+        if found == left:
+            break
+        q = st.interior[i]
+        if st.cells[q] == EMPTY and _is_threat_class(st.cls[op, q]) == 1:
+            _mark_reach(st, q, sign, ws)
+            found += 1
+    return found
+
+
+@kernel
 def _four_three_points(st: State, op: int, color: int, ws: Workspace) -> int:
     """Side op's four-three points with their fours' block cells and whether `color` answers each in time, into
     ``ws.tempo``; how many (at most MAX_TEMPO)."""
     count = 0
+    left = min(st.cls_count[op, C_FOUR_THREE], MAX_TEMPO)
     for i in range(st.interior.shape[0]):
+        if count == left:
+            break  # all of them found: the class counts say how many there are
         q = st.interior[i]
-        if st.cells[q] == EMPTY and st.cls[op, q] == C_FOUR_THREE and count < MAX_TEMPO:
+        if st.cells[q] == EMPTY and st.cls[op, q] == C_FOUR_THREE:
             ws.tempo[count, 0] = q
             f, held = four_three_answer(st, q, op, color, ws.fives)
             ws.tempo[count, 1] = f
@@ -384,12 +431,14 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         k = defence_candidates(st, t, color, cand)
         if st.cls[op, t] == C_FOUR_THREE:
             k = _block_line_cells(st, t, me, color, ws, count, cand, k)
+        points = _mark_threat_points(st, op, 1, ws)
         for i in range(k):
             idx = cand[i]
-            if _defends(st, idx, op, color, ws, count, answered) and n < out.shape[0]:
+            if _defends(st, idx, op, color, ws, count, answered, points) and n < out.shape[0]:
                 out[n] = idx
                 values[n] = move_value(st, idx, me, learned, last, own, context)
                 n += 1
+        _mark_threat_points(st, op, -1, ws)
         k = playable_cells(st, me, C_FOUR, True, cand, 0, color)
         for i in range(k):
             idx = cand[i]

@@ -226,6 +226,8 @@ def _and_node(st: State, attacker: int, out: np.ndarray, scratch: np.ndarray) ->
     points = scratch
     k = 0
     for i in range(st.interior.shape[0]):
+        if k == st.cls_count[a, C_OPEN_FOUR]:
+            break  # all of them found
         q = st.interior[i]
         if st.cells[q] == EMPTY and st.cls[a, q] == C_OPEN_FOUR and k < points.shape[0]:
             points[k] = q
