@@ -61,8 +61,9 @@ class Workspace(NamedTuple):
     left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
     tempo: np.ndarray        # int32[MAX_TEMPO, 3]: generate_moves: the opponent's four-three points, each with its four's
                              # block cell and whether it is answered in time (1) at the node
-    reach: np.ndarray        # int16[cells]: generate_moves: of the opponent's winning threat points, how many have the
-                             # cell within a window on one of their lines (or are the cell); all 0 between calls
+    reach: np.ndarray        # int16[cells]: generate_moves: of the opponent's winning threat points, how many lose
+                             # their threat class to a stone on the cell (see _mark_reach); all 0 between calls
+    points: np.ndarray       # int32[MAX_TEMPO]: ...those threat points
 
 
 def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
@@ -89,6 +90,7 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         left_out=np.zeros(1, dtype=np.int64),
         tempo=np.zeros((MAX_TEMPO, 3), dtype=np.int32),
         reach=np.zeros(cells, dtype=np.int16),
+        points=np.zeros(MAX_TEMPO, dtype=np.int32),
     )
 
 
@@ -276,9 +278,9 @@ def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int
              threat_points: int) -> bool:
     """Whether color's stone on idx leaves side op no winning threat that color cannot answer in time. Most defences
     leave no threat point at all, counted without making the move (``threat_count_after_block``) -- and only where
-    the stone is within reach of all `threat_points` of op (``ws.reach``, see ``_mark_reach``): a point out of its
-    reach keeps its class, so the count cannot be 0 (most candidates: the count cost more than the rest of the move
-    generation). A stone that only makes the block of a four-three point's four a four of color's, or that leaves
+    the stone takes the threat class away from each of `threat_points` of op (``ws.reach``, see ``_mark_reach``):
+    elsewhere one of them stays, so the count cannot be 0 (most candidates: the count cost more than the rest of the
+    move generation). A stone that only makes the block of a four-three point's four a four of color's, or that leaves
     only four-three points answered already (`answered`), is made and the threats looked at again."""
     if ws.reach[idx] >= threat_points and threat_count_after_block(st, idx, op) == 0:
         return True
@@ -319,31 +321,48 @@ def _block_line_cells(st: State, t: int, me: int, color: int, ws: Workspace, cou
 
 
 @kernel
-def _mark_reach(st: State, t: int, sign: int, ws: Workspace) -> None:
-    """Add `sign` to ``ws.reach`` of the threat point t and of every cell within a window of it on its four lines:
-    the cells whose stone can change t's class."""
+def _mark_reach(st: State, t: int, op: int, sign: int, ws: Workspace) -> None:
+    """Add `sign` to ``ws.reach`` of side op's threat point t and of every empty cell within a window of it on its
+    four lines where a stone of op's opponent would take t's threat class away: t's pattern on that line looked up
+    with the stone in it, as ``threat_count_after_block`` does for every cell of the stone's lines."""
     ws.reach[t] += sign
     for d in range(4):
         step = st.steps[d]
+        key = st.keys[op, t, d]
+        old = st.pat[op, t, d]
         for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
-            if o != 0:
-                ws.reach[t + o * step] += sign
+            q = t + o * step
+            if o == 0 or st.cells[q] != EMPTY:
+                continue
+            p = st.tables[op, key + 2 * st.weights[WINDOW_HALF + o]]
+            code = st.code[op, t] + (np.int32(p) - np.int32(old)) * st.combo[d]
+            if p != old and _is_threat_class(st.cls_lut[op, code]) == 0:
+                ws.reach[q] += sign
 
 
 @kernel
-def _mark_threat_points(st: State, op: int, sign: int, ws: Workspace) -> int:
-    """``_mark_reach`` every winning threat point of side op (open-four and four-three points); how many there are.
-    Called with sign 1 before the defences are weighed and -1 after, so that ``ws.reach`` is all 0 between calls."""
-    left = threat_count(st, op)
+def _mark_threat_points(st: State, op: int, ws: Workspace) -> int:
+    """``_mark_reach`` side op's winning threat points (open-four and four-three points; the first
+    ``ws.points.shape[0]`` of them, kept there); how many were marked. ``_unmark_threat_points`` takes the marks
+    back, so that ``ws.reach`` is all 0 between calls."""
+    left = min(threat_count(st, op), ws.points.shape[0])
     found = 0
     for i in range(st.interior.shape[0]):
         if found == left:
             break
         q = st.interior[i]
         if st.cells[q] == EMPTY and _is_threat_class(st.cls[op, q]) == 1:
-            _mark_reach(st, q, sign, ws)
+            _mark_reach(st, q, op, 1, ws)
+            ws.points[found] = q
             found += 1
     return found
+
+
+@kernel
+def _unmark_threat_points(st: State, op: int, ws: Workspace, count: int) -> None:
+    """Take back the marks of ``_mark_threat_points`` (the position must be the one they were made in)."""
+    for i in range(count):
+        _mark_reach(st, ws.points[i], op, -1, ws)
 
 
 @kernel
@@ -431,14 +450,14 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
         k = defence_candidates(st, t, color, cand)
         if st.cls[op, t] == C_FOUR_THREE:
             k = _block_line_cells(st, t, me, color, ws, count, cand, k)
-        points = _mark_threat_points(st, op, 1, ws)
+        points = _mark_threat_points(st, op, ws)
         for i in range(k):
             idx = cand[i]
             if _defends(st, idx, op, color, ws, count, answered, points) and n < out.shape[0]:
                 out[n] = idx
                 values[n] = move_value(st, idx, me, learned, last, own, context)
                 n += 1
-        _mark_threat_points(st, op, -1, ws)
+        _unmark_threat_points(st, op, ws, points)
         k = playable_cells(st, me, C_FOUR, True, cand, 0, color)
         for i in range(k):
             idx = cand[i]
