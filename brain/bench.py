@@ -27,8 +27,8 @@ from typing import NamedTuple
 from monte.brain.board import Board
 from monte.brain.jit import Int64Array
 from monte.brain.limits import new_limits
-from monte.brain.mcts import search
-from monte.brain.position import State, new_state
+from monte.brain.mcts import search, search_state
+from monte.brain.position import State
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, new_workspace
 from monte.brain.tree import M_EDGE_NEXT, M_NODE_NEXT, Tree, fill, new_tree, reset_tree
@@ -102,16 +102,16 @@ class _Search(NamedTuple):
     limits: Int64Array
 
 
-def _fresh_search(board: Board) -> _Search:
-    """A search of `board` that has run nothing yet."""
-    st = new_state(board)
+def _fresh_search(board: Board, params: Params) -> _Search:
+    """A search of `board` under `params` that has run nothing yet."""
+    st = search_state(board, params)
     return _Search(st, new_tree(BENCH_TREE_BYTES), new_workspace(st.cells.shape[0]), new_vct_space(), new_limits())
 
 
 def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> float:
     """Monte's MCTS iterations per second from `board`, on a fresh tree."""
     params = params or Params()
-    st, tree, ws, vs, limits = _fresh_search(board)
+    st, tree, ws, vs, limits = _fresh_search(board, params)
     search(st, tree, board.to_move, 16, params, ws, vs, limits)  # compile / load
     reset_tree(tree)
 
@@ -168,9 +168,9 @@ def fixed_iterations(board: Board, iterations: int, params: Params | None = None
     """Run `iterations` of Monte's MCTS from `board` on a fresh tree, in slices as the player does; return the
     iterations run (fewer if the root got proven), this thread's CPU seconds for them, and the tree's digest."""
     params = params or Params()
-    warm = _fresh_search(board)  # compile / load, outside the timing, in objects of its own: the timed run is fresh
+    warm = _fresh_search(board, params)  # compile / load, outside the timing, in objects of its own: the run is fresh
     search(warm.st, warm.tree, board.to_move, 16, params, warm.ws, warm.vs, warm.limits)
-    st, tree, ws, vs, limits = _fresh_search(board)
+    st, tree, ws, vs, limits = _fresh_search(board, params)
     done = 0
     start = time.thread_time()
     while done < iterations and tree.proven[0] == 0:

@@ -32,7 +32,7 @@ from monte.brain.board import MOVE_WINS, Board
 from monte.brain.defence import longest_defence, loss_length, measure_defences
 from monte.brain.limits import SearchLimits
 from monte.brain.memory import tree_bytes
-from monte.brain.mcts import expand_root
+from monte.brain.mcts import expand_root, search_state
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
 from monte.brain.quiet_threats import QuietThreats
@@ -111,7 +111,7 @@ class MctsPlayer:
     def _choose(self, board: Board, limits: SearchLimits, team: Team) -> MoveChoice:
         started = time.monotonic()
         color = board.to_move
-        st = new_state(board)
+        st = search_state(board, self.params)
         tree = self._tree_for(board, limits.think.max_memory, self._thread_count)
         ws = self._workspace_for(st)
         ws.tt_keys[:] = 0

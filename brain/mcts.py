@@ -26,7 +26,8 @@ from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from monte.brain.position import I_STONES, State, make, unmake
+from monte.brain.board import Board
+from monte.brain.position import I_STONES, State, make, new_state, score_difference, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
 from monte.brain.tree import (
@@ -34,6 +35,11 @@ from monte.brain.tree import (
     Tree, new_block, new_node, reclaim, room,
 )
 from monte.brain.vct import VctSpace, find_vct
+
+def search_state(board: Board, p: Params) -> State:
+    """The state a search of `board` under `p` reads: the cells' scores kept only for the hand-set evaluation."""
+    return new_state(board, scored=p.eval_model == 0)
+
 
 @kernel
 def _no_four_points(st: State, side: int) -> bool:
@@ -68,7 +74,7 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
             return 1.0, 1
         return np.tanh(0.5 * network_logit(st, me)), 0
     op_fours = st.cls_count[op, C_FOUR] + st.cls_count[op, C_FOUR_THREE] + st.cls_count[op, C_OPEN_FOUR]
-    x = float(st.score_sum[me] - st.score_sum[op])
+    x = score_difference(st, me)
     if st.cls_count[op, C_FIVE] == 1:
         # we must block; whatever we build counts for less
         x -= 150.0

@@ -51,7 +51,7 @@ def quiet_moves(st: State, attacker: int, count: int) -> list[int]:
     idx = cells[empty & quiet]
     if idx.shape[0] == 0:
         return []
-    order = np.argsort(-st.score[side, idx], kind="stable")
+    order = np.argsort(-st.score_lut[side, st.code[side, idx]], kind="stable")  # cell_score, for all at once
     moves = []
     for i in order:
         m = int(idx[i])

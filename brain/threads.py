@@ -34,8 +34,7 @@ import numpy as np
 
 from monte.brain.board import Board
 from monte.brain.limits import L_NODES, L_STOP, SearchLimits, new_limits
-from monte.brain.mcts import expand_root, search
-from monte.brain.position import new_state
+from monte.brain.mcts import expand_root, search, search_state
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace, new_workspace
 from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, children, new_tree
@@ -117,7 +116,7 @@ class Helper:
 
     def _run(self, board: Board, params: Params, options: Options, seed: int, stop_at: float) -> None:
         color = board.to_move
-        st = new_state(board)
+        st = search_state(board, params)
         if self.ws.cand.shape[0] != st.cells.shape[0]:
             self.ws = new_workspace(st.cells.shape[0])
         self.ws.tt_keys[:] = 0

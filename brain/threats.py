@@ -25,7 +25,7 @@ from monte.brain.patterns import (
     WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
-from monte.brain.position import I_RULE, I_STRIDE, State, five_points_near, make, unmake
+from monte.brain.position import I_RULE, I_STRIDE, State, cell_score, five_points_near, make, unmake
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
@@ -387,7 +387,7 @@ def _four_three_points(st: State, op: int, color: int, ws: Workspace) -> int:
 @kernel
 def cell_value(st: State, idx: int, me: int) -> float:
     """How good idx is for side `me`: what it builds plus most of what it denies the opponent."""
-    return st.score[me, idx] + DEFENCE_WEIGHT * st.score[1 - me, idx]
+    return cell_score(st, me, idx) + DEFENCE_WEIGHT * cell_score(st, 1 - me, idx)
 
 
 @kernel

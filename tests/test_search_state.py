@@ -21,7 +21,9 @@ from monte.brain.patterns import (
     P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF,
     cell_tables, offset_weight, pattern_tables,
 )
-from monte.brain.position import I_LAST, I_STONES, State, make, new_state, unmake
+from monte.brain.position import (
+    I_LAST, I_STONES, State, cell_score, make, new_state, score_difference, unmake,
+)
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
 RULES = {RULE_FREESTYLE: "freestyle", RULE_EXACT_FIVE: "exactly-five", RULE_RENJU: "renju", RULE_CARO: "caro"}
@@ -31,8 +33,9 @@ SCRATCH_EVERY = 25
 
 # --- incremental state == fresh rebuild ------------------------------------------------------------------------
 
-def assert_matches_rebuild(st: State, board: Board) -> None:
-    """Everything the search reads from `st` equals a state built afresh from `board`'s stones."""
+def assert_matches_rebuild(st: State, board: Board, scored: bool = True) -> None:
+    """Everything the search reads from `st` equals a state built afresh from `board`'s stones (an unscored `st`:
+    everything but the scores and their sums, which stay 0)."""
     fresh = new_state(board)
     inner = fresh.interior
     empty = inner[board.cells[inner] == EMPTY]
@@ -42,12 +45,15 @@ def assert_matches_rebuild(st: State, board: Board) -> None:
     np.testing.assert_array_equal(st.pat[:, empty], fresh.pat[:, empty], "line patterns")
     np.testing.assert_array_equal(st.code[:, empty], fresh.code[:, empty], "cell codes")
     np.testing.assert_array_equal(st.cls[:, empty], fresh.cls[:, empty], "cell classes")
-    np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
+    if scored:
+        np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
+        np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
+    else:
+        assert not st.score.any() and not st.score_sum.any(), "an unscored state's scores"
     np.testing.assert_array_equal(st.fork[:, empty], fresh.fork[:, empty], "cell forks")
     np.testing.assert_array_equal(st.cls_count, fresh.cls_count, "class counts")
     np.testing.assert_array_equal(st.fork_count, fresh.fork_count, "fork counts")
     np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
-    np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
     np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
     assert st.hash[0] == fresh.hash[0], "Zobrist hash"
     assert st.info[I_STONES] == stones and st.info[I_LAST] == fresh.info[I_LAST]
@@ -139,6 +145,31 @@ def test_random_make_unmake_walk_keeps_the_state_equal_to_a_rebuild(rule, seed):
         assert_matches_rebuild(st, board)
         if step % SCRATCH_EVERY == 0:
             assert_matches_scratch(st, board)
+
+
+@pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
+def test_an_unscored_state_skips_the_scores_and_still_reads_them(rule):
+    """A state made with ``scored=False`` (the value network's searches) spares make and unmake the cells' scores and
+    their sums: through a random walk they stay 0 and everything else equals a scored rebuild, while ``cell_score``
+    and ``score_difference`` -- what the hand-set priors and evaluation read -- give the scored state's values."""
+    rng = random.Random(11 + rule)
+    board = Board(15, rule=rule)
+    st = new_state(board, scored=False)
+    for _ in range(60):
+        if board.history and rng.random() < 0.35:
+            move = board.undo()
+            unmake(st, board.index(move.x, move.y))
+        else:
+            x, y = walk_move(board, rng)
+            make(st, board.index(x, y), board.to_move)
+            board.place(x, y, board.to_move)
+        assert_matches_rebuild(st, board, scored=False)
+        fresh = new_state(board)
+        for me in (0, 1):
+            kept = fresh.score_sum[me] - fresh.score_sum[1 - me]
+            assert score_difference(st, me) == score_difference(fresh, me) == kept
+            assert [cell_score(st, me, int(c)) for c in fresh.interior if fresh.cells[c] == EMPTY] == \
+                [int(fresh.score[me, c]) for c in fresh.interior if fresh.cells[c] == EMPTY]
 
 
 @pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
