@@ -3,8 +3,9 @@ make and unmake instead of being recomputed.
 
 Per empty cell and side: the window key of each of the 4 lines (see ``brain.patterns``), the pattern each line would
 give, the cell's class, score and fork. Per side: how many empty cells are in each class and fork and the sum of
-their scores, which is what the evaluation and the threat checks read in O(1). Also a Zobrist hash and, per cell,
-how many stones lie within two steps (candidate moves come from there).
+their scores, which is what the evaluation and the threat checks read in O(1) (the scores and their sums only in a
+scored state: the hand-set evaluation's; see ``new_state``). Also a Zobrist hash and, per cell, how many stones lie
+within two steps (candidate moves come from there).
 
 Everything lives in numpy arrays grouped in one ``State`` tuple so that numba kernels take it as one argument.
 Sides are indexed 0 (black) and 1 (white): ``side = color - 1``.
