@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from monte.brain.board import Board
 from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from monte.brain.board import Board
 from monte.brain.position import I_STONES, State, make, new_state, score_difference, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
@@ -35,6 +35,7 @@ from monte.brain.tree import (
     Tree, new_block, new_node, reclaim, room,
 )
 from monte.brain.vct import VctSpace, find_vct
+
 
 def search_state(board: Board, p: Params) -> State:
     """The state a search of `board` under `p` reads: the cells' scores kept only for the hand-set evaluation."""

@@ -76,7 +76,7 @@ def new_state(board: Board, seed: int = 20261121, scored: bool = True) -> State:
 
     Only the hand-set evaluation reads the cells' scores and their sums (``brain.mcts.evaluate`` with
     ``eval_model`` 0); an unscored state (`scored` False) leaves them 0 and spares every make and unmake their
-    upkeep (about a twentieth of the search's time with the value network). ``cell_score`` reads a cell's score in
+    upkeep (about 8% of the search's time with the value network). ``cell_score`` reads a cell's score in
     either."""
     n = board.cells.shape[0]
     stride = board.stride

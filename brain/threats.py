@@ -21,8 +21,7 @@ from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
     CLASS_COUNT, C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE,
-    P_THREE_C,
-    WINDOW_HALF,
+    P_THREE_C, WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.position import I_RULE, I_STRIDE, State, cell_score, five_points_near, make, unmake
