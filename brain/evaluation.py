@@ -2,12 +2,12 @@
 
 Inputs, seen from the side to move ("me") and its opponent: how many (empty cell, direction) pairs hold each line
 pattern from P_TWO_C to P_FIVE (``State.pat_count``), how many empty cells are in each class from C_WEAK to C_FIVE
-(``State.cls_count``), how many would make a three and a two at once, and an open three and an open two
-(``State.fork_count``, ``patterns.cell_fork``) -- 17 counts a side -- and the number of stones on the board, each
+(``position.class_count``), how many would make a three and a two at once, and an open three and an open two
+(``position.fork_count``, ``patterns.cell_fork``) -- 17 counts a side -- and the number of stones on the board, each
 read as log(1 + n). One hidden layer of ReLU units gives the logit that the side to move wins; the search's value is
 ``tanh(logit / 2)``, that win probability stretched to [-1, 1]. The counts are kept up to date on every make and
-unmake (``brain.position``), so a leaf costs 35 reads and one small matrix product, summed in the state's scratch
-row.
+unmake (``brain.position``), so a leaf costs about a hundred reads and one small matrix product, summed in the
+state's scratch row.
 
 Why a network and why these labels. A weighted sum of the counts (the model before, fitted to game results) cannot
 say "a four-three for the side to move wins unless the opponent has a four": the counts matter together. And a
@@ -25,7 +25,7 @@ import numpy as np
 
 from monte.brain.jit import kernel
 from monte.brain.patterns import C_FIVE, C_WEAK, F_OPEN_THREE_TWO, F_THREE_TWO, P_FIVE, P_TWO_C
-from monte.brain.position import I_STONES, SCRATCH, State
+from monte.brain.position import I_STONES, SCRATCH, State, class_count, fork_count
 from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
 
 PATTERN_INPUTS = P_FIVE - P_TWO_C + 1
@@ -58,10 +58,10 @@ def _network_input(st: State, me: int, i: int) -> float:
         return _log_count(st.pat_count[side, P_TWO_C + k])
     k -= PATTERN_INPUTS
     if k < CLASS_INPUTS:
-        return _log_count(st.cls_count[side, C_WEAK + k])
+        return _log_count(class_count(st, side, C_WEAK + k))
     if k == CLASS_INPUTS:
-        return _log_count(st.fork_count[side, F_THREE_TWO] + st.fork_count[side, F_OPEN_THREE_TWO])
-    return _log_count(st.fork_count[side, F_OPEN_THREE_TWO])
+        return _log_count(fork_count(st, side, F_THREE_TWO) + fork_count(st, side, F_OPEN_THREE_TWO))
+    return _log_count(fork_count(st, side, F_OPEN_THREE_TWO))
 
 
 def network_inputs(st: State, me: int) -> np.ndarray:

@@ -27,7 +27,7 @@ from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from monte.brain.position import I_STONES, State, make, new_state, score_difference, unmake
+from monte.brain.position import I_STONES, State, class_count, make, new_state, score_difference, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
 from monte.brain.tree import (
@@ -45,8 +45,8 @@ def search_state(board: Board, p: Params) -> State:
 @kernel
 def _no_four_points(st: State, side: int) -> bool:
     """Whether `side` has no cell where a stone of its would make a four or a five."""
-    return st.cls_count[side, C_FOUR] + st.cls_count[side, C_FOUR_THREE] + st.cls_count[side, C_OPEN_FOUR] \
-        + st.cls_count[side, C_FIVE] == 0
+    return class_count(st, side, C_FOUR) + class_count(st, side, C_FOUR_THREE) + class_count(st, side, C_OPEN_FOUR) \
+        + class_count(st, side, C_FIVE) == 0
 
 
 @kernel
@@ -64,33 +64,33 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
     """
     me = color - 1
     op = 1 - me
-    if st.cls_count[me, C_FIVE] > 0:
+    if class_count(st, me, C_FIVE) > 0:
         return 1.0, 1
-    if st.cls_count[op, C_FIVE] >= 2:
+    if class_count(st, op, C_FIVE) >= 2:
         return -1.0, -1
-    if st.cls_count[me, C_FOUR_THREE] > 0 and _no_four_points(st, op) and not is_renju_black(st, color):
+    if class_count(st, me, C_FOUR_THREE) > 0 and _no_four_points(st, op) and not is_renju_black(st, color):
         return 1.0, 1
     if p.eval_model == 1:
-        if st.cls_count[op, C_FIVE] == 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
+        if class_count(st, op, C_FIVE) == 0 and class_count(st, me, C_OPEN_FOUR) > 0:
             return 1.0, 1
         return np.tanh(0.5 * network_logit(st, me)), 0
-    op_fours = st.cls_count[op, C_FOUR] + st.cls_count[op, C_FOUR_THREE] + st.cls_count[op, C_OPEN_FOUR]
+    op_fours = class_count(st, op, C_FOUR) + class_count(st, op, C_FOUR_THREE) + class_count(st, op, C_OPEN_FOUR)
     x = score_difference(st, me)
-    if st.cls_count[op, C_FIVE] == 1:
+    if class_count(st, op, C_FIVE) == 1:
         # we must block; whatever we build counts for less
         x -= 150.0
     else:
-        if st.cls_count[me, C_OPEN_FOUR] > 0:
+        if class_count(st, me, C_OPEN_FOUR) > 0:
             if op_fours == 0:
                 return 1.0, 1
             x += 600.0
-        elif st.cls_count[me, C_FOUR_THREE] > 0:
+        elif class_count(st, me, C_FOUR_THREE) > 0:
             x += 450.0 if op_fours == 0 else 200.0
-        elif st.cls_count[me, C_THREE_THREE] > 0 and op_fours == 0:
+        elif class_count(st, me, C_THREE_THREE) > 0 and op_fours == 0:
             x += 250.0
-        if st.cls_count[op, C_OPEN_FOUR] > 0:
+        if class_count(st, op, C_OPEN_FOUR) > 0:
             x -= 250.0
-        if st.cls_count[op, C_FOUR_THREE] > 0:
+        if class_count(st, op, C_FOUR_THREE) > 0:
             x -= 150.0
     return np.tanh(x / p.eval_scale), 0
 
@@ -133,7 +133,7 @@ def rollout(st: State, color: int, p: Params, moves: np.ndarray, values: np.ndar
     decided = False
     capacity = st.interior.shape[0]
     for _ in range(p.rollout_plies):
-        if st.cls_count[c - 1, C_FIVE] > 0:
+        if class_count(st, c - 1, C_FIVE) > 0:
             value = 1.0 if c == color else -1.0
             decided = True
             break
@@ -172,7 +172,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
     if n == 0:
         tree.proven[node] = -1
         return -1
-    if vcf_nodes > 0 and n > 1 and st.cls_count[color - 1, C_FOUR_THREE] > 0:
+    if vcf_nodes > 0 and n > 1 and class_count(st, color - 1, C_FOUR_THREE) > 0:
         # a four-three point almost always wins (99% of these calls prove it, in a few nodes): at once
         if find_vcf(st, color, p.vcf_plies, vcf_nodes, ws, p.vcf_chain != 0, limits):
             tree.proven[node] = 1
@@ -307,7 +307,7 @@ def _fours_proof(st: State, tree: Tree, node: int, color: int, p: Params, ws: Wo
     at every expansion; asked once, when the node has earned ``vcf_visits`` visits, it runs where the search
     spends its effort."""
     me = color - 1
-    if st.cls_count[me, C_FOUR] < p.vcf_min_fours or st.cls_count[me, C_FOUR_THREE] > 0:
+    if class_count(st, me, C_FOUR) < p.vcf_min_fours or class_count(st, me, C_FOUR_THREE) > 0:
         return
     if find_vcf(st, color, p.vcf_plies, p.vcf_nodes, ws, p.vcf_chain != 0, limits):
         tree.proven[node] = 1
@@ -330,8 +330,8 @@ def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: V
     searches, so the effort carries over."""
     v = tree.visits[node]
     me = color - 1
-    if st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_THREE] \
-            + st.cls_count[me, C_THREE_THREE] == 0:
+    if class_count(st, me, C_FOUR) + class_count(st, me, C_FOUR_THREE) + class_count(st, me, C_THREE) \
+            + class_count(st, me, C_THREE_THREE) == 0:
         return  # no threat to start with
     if find_vct(st, color, p.vct_plies, min(int(v * p.vct_ratio) + 1, p.vct_call_nodes), vs,
                 limits) >= 0:

@@ -376,6 +376,9 @@ F_NONE = 0
 F_THREE_TWO = 1       # a three (closed or open, or more) and one more line that holds at least a closed two
 F_OPEN_THREE_TWO = 2  # an open three (or more) and one more line that holds at least an open two
 FORK_COUNT = 3
+KIND_COUNT = CLASS_COUNT * FORK_COUNT
+"""A cell's *kind* is its class and fork as one number, class x FORK_COUNT + fork: the search state keeps one count
+per kind, not one per class and one per fork (``brain.position``)."""
 
 
 @njit(cache=True)
@@ -433,11 +436,12 @@ def build_cell_tables(renju_black: bool, pattern_score: Int32Array, class_bonus:
 
 
 def cell_tables(rule: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class, score and fork tables per side ([0] black, [1] white) under `rule`."""
+    """Class, score and kind (class x FORK_COUNT + fork) tables per side ([0] black, [1] white) under `rule`."""
     renju = bool(rule & RULE_RENJU)
     if renju not in _CELL_CACHE:
         tables = stored_tables(_cells_name(renju), lambda: _build_cell_tables(renju))
-        _CELL_CACHE[renju] = (tables["classes"], tables["scores"], tables["forks"])
+        kinds = (tables["classes"].astype(np.int32) * FORK_COUNT + tables["forks"]).astype(np.uint8)
+        _CELL_CACHE[renju] = (tables["classes"], tables["scores"], kinds)
     return _CELL_CACHE[renju]
 
 

@@ -32,7 +32,7 @@ from monte.brain.patterns import (
     C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_SIZE, PATTERN_COUNT, classify_cell,
 )
 from monte.brain.policy_weights import ATTACK, CLASS_PAIRS, DEFENCE, DISTANCE
-from monte.brain.position import I_LAST, I_STONES, I_STRIDE, State
+from monte.brain.position import I_LAST, I_STONES, I_STRIDE, State, class_count
 
 SHAPES = len(list(combinations_with_replacement(range(PATTERN_COUNT), 4)))
 """Multisets of four line patterns: 495."""
@@ -115,15 +115,14 @@ def threat_context(st: State, me: int) -> int:
     four or a four-three, 4 if it has one that makes an open three, 2 and 1 the same for `me` (read from the class
     counts: O(1))."""
     op = 1 - me
-    c = st.cls_count
     context = 0
-    if c[op, C_OPEN_FOUR] + c[op, C_FOUR_THREE] > 0:
+    if class_count(st, op, C_OPEN_FOUR) + class_count(st, op, C_FOUR_THREE) > 0:
         context += 8
-    if c[op, C_THREE] + c[op, C_THREE_THREE] > 0:
+    if class_count(st, op, C_THREE) + class_count(st, op, C_THREE_THREE) > 0:
         context += 4
-    if c[me, C_OPEN_FOUR] + c[me, C_FOUR_THREE] > 0:
+    if class_count(st, me, C_OPEN_FOUR) + class_count(st, me, C_FOUR_THREE) > 0:
         context += 2
-    if c[me, C_THREE] + c[me, C_THREE_THREE] > 0:
+    if class_count(st, me, C_THREE) + class_count(st, me, C_THREE_THREE) > 0:
         context += 1
     return context
 

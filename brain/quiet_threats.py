@@ -21,7 +21,7 @@ import numpy as np
 
 from monte.brain.limits import SearchLimits
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_THREE
-from monte.brain.position import State, make, unmake
+from monte.brain.position import State, class_count, make, unmake
 from monte.brain.rules import EMPTY
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threats import playable, playable_cells
@@ -100,7 +100,7 @@ class QuietThreats:
         defender = 3 - attacker
         make(st, q, attacker)
         try:
-            if st.cls_count[defender - 1, C_FIVE] > 0:
+            if class_count(st, defender - 1, C_FIVE) > 0:
                 return 0  # the defender's four stands: it wins first
             if self.threats.vct(st, attacker, nodes, limits) < 0:
                 return 0

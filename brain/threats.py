@@ -24,7 +24,9 @@ from monte.brain.patterns import (
     P_THREE_C, WINDOW_HALF,
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
-from monte.brain.position import I_RULE, I_STRIDE, State, cell_score, five_points_near, make, unmake
+from monte.brain.position import (
+    I_RULE, I_STRIDE, State, cell_score, class_count, five_points_near, make, unmake,
+)
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
 DEFENCE_WEIGHT = 0.9   # a cell's worth to us includes what it takes from the opponent
@@ -138,7 +140,7 @@ def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: 
     left = 0
     for c in range(min_class, CLASS_COUNT):
         if c != C_FORBIDDEN and not (fours_only and c == C_THREE_THREE):
-            left += st.cls_count[side, c]
+            left += class_count(st, side, c)
     for i in range(st.interior.shape[0]):
         if left == 0:
             break
@@ -159,7 +161,7 @@ def playable_cells(st: State, side: int, min_class: int, fours_only: bool, out: 
 @kernel
 def threat_count(st: State, side: int) -> int:
     """How many empty cells would give `side` a win-making threat (open four, four-three) if it moved there."""
-    return st.cls_count[side, C_OPEN_FOUR] + st.cls_count[side, C_FOUR_THREE]
+    return class_count(st, side, C_OPEN_FOUR) + class_count(st, side, C_FOUR_THREE)
 
 
 @kernel
@@ -237,7 +239,7 @@ def _unanswered_threat(st: State, op: int, color: int, ws: Workspace, count: int
     """The first of op's winning threat points that `color` cannot answer in time: an open-four point, else one of
     the `count` four-three points of ``ws.tempo`` still standing and not ``four_three_answer`` (as ``ws.tempo`` has it
     `at_node`, else looked at again); -1 if none."""
-    if st.cls_count[op, C_OPEN_FOUR] > 0:
+    if class_count(st, op, C_OPEN_FOUR) > 0:
         t = first_of_class(st, op, C_OPEN_FOUR, op + 1)
         if t >= 0:
             return t
@@ -369,7 +371,7 @@ def _four_three_points(st: State, op: int, color: int, ws: Workspace) -> int:
     """Side op's four-three points with their fours' block cells and whether `color` answers each in time, into
     ``ws.tempo``; how many (at most MAX_TEMPO)."""
     count = 0
-    left = min(st.cls_count[op, C_FOUR_THREE], MAX_TEMPO)
+    left = min(class_count(st, op, C_FOUR_THREE), MAX_TEMPO)
     for i in range(st.interior.shape[0]):
         if count == left:
             break  # all of them found: the class counts say how many there are
@@ -414,17 +416,17 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
     context = threat_context(st, me)
     ws.left_out[0] = 0
     forced = -1
-    if st.cls_count[me, C_FIVE] > 0:
+    if class_count(st, me, C_FIVE) > 0:
         # 1. our five
         forced = first_of_class(st, me, C_FIVE, color)
-    if forced < 0 and st.cls_count[op, C_FIVE] > 0:
+    if forced < 0 and class_count(st, op, C_FIVE) > 0:
         # 2. the opponent's five must be blocked (two of them cannot be)
-        if st.cls_count[op, C_FIVE] >= 2:
+        if class_count(st, op, C_FIVE) >= 2:
             return 0
         forced = first_of_class(st, op, C_FIVE, 3 - color)
         if forced < 0 or not playable(st, forced, color):
             return 0
-    if forced < 0 and st.cls_count[me, C_OPEN_FOUR] > 0:
+    if forced < 0 and class_count(st, me, C_OPEN_FOUR) > 0:
         # 3. our open four (wins: the opponent has no five, checked above)
         forced = first_of_class(st, me, C_OPEN_FOUR, color)
     if forced >= 0:
@@ -575,8 +577,8 @@ def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     mode of the in-tree VCF, a few cells instead of the whole board."""
     me = color - 1
     op = 1 - me
-    if st.cls_count[op, C_FIVE] > 0:
-        if st.cls_count[op, C_FIVE] >= 2:
+    if class_count(st, op, C_FIVE) > 0:
+        if class_count(st, op, C_FIVE) >= 2:
             return 0
         f = first_of_class(st, op, C_FIVE, 3 - color)
         if f < 0 or st.cls[me, f] < C_FOUR or st.cls[me, f] == C_FORBIDDEN or st.cls[me, f] == C_THREE_THREE:
@@ -587,7 +589,7 @@ def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     n = 0
     tail = out.shape[0]
     if near < 0:
-        wanted = st.cls_count[me, C_FOUR] + st.cls_count[me, C_FOUR_THREE] + st.cls_count[me, C_OPEN_FOUR]
+        wanted = class_count(st, me, C_FOUR) + class_count(st, me, C_FOUR_THREE) + class_count(st, me, C_OPEN_FOUR)
         found = 0
         for i in range(st.interior.shape[0]):
             if found >= wanted or n >= tail:
@@ -670,7 +672,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
             # a new attacker node: the position after the blocks of levels < level
             if charge(limits):  # stopped, or the limits' node budget is spent: fail here and everywhere after
                 budget = 0
-            elif st.cls_count[me, C_FIVE] > 0:
+            elif class_count(st, me, C_FIVE) > 0:
                 f = first_of_class(st, me, C_FIVE, color)
                 if f >= 0:
                     pv[2 * level] = f
@@ -690,7 +692,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
             if not fail:
                 budget -= 1
                 count[level] = _attacker_moves(st, color, cands[level], near)
-                ws.vcf_forced[level] = 1 if st.cls_count[1 - me, C_FIVE] > 0 else 0
+                ws.vcf_forced[level] = 1 if class_count(st, 1 - me, C_FIVE) > 0 else 0
                 nxt[level] = 0
                 hashes[level] = h
                 slots[level] = slot

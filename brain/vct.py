@@ -42,7 +42,7 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, UInt8Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
-from monte.brain.position import I_STRIDE, State, make, unmake
+from monte.brain.position import I_STRIDE, State, class_count, make, unmake
 from monte.brain.rules import EMPTY
 from monte.brain.threats import first_of_class, playable_cells
 
@@ -156,18 +156,18 @@ def _or_node(st: State, attacker: int, plies_left: int, out: np.ndarray) -> tupl
     """(WON / LOST / OPEN, move count) for the attacker to move; the moves go to out."""
     a = attacker - 1
     d = 1 - a
-    if st.cls_count[a, C_FIVE] > 0:
+    if class_count(st, a, C_FIVE) > 0:
         return WON, 0
-    if st.cls_count[d, C_FIVE] >= 2:
+    if class_count(st, d, C_FIVE) >= 2:
         return LOST, 0
-    if st.cls_count[d, C_FIVE] == 1:
+    if class_count(st, d, C_FIVE) == 1:
         # the defender's counter-four must be blocked; the threat the attacker had stands, or does not
         block = first_of_class(st, d, C_FIVE, attacker)
         if block < 0 or plies_left < 2:
             return LOST, 0
         out[0] = block
         return OPEN, 1
-    if st.cls_count[a, C_OPEN_FOUR] > 0 and first_of_class(st, a, C_OPEN_FOUR, attacker) >= 0:
+    if class_count(st, a, C_OPEN_FOUR) > 0 and first_of_class(st, a, C_OPEN_FOUR, attacker) >= 0:
         return WON, 0
     if plies_left < 3:
         return LOST, 0
@@ -210,23 +210,23 @@ def _and_node(st: State, attacker: int, out: np.ndarray, scratch: np.ndarray) ->
     a = attacker - 1
     d = 1 - a
     defender = 3 - attacker
-    if st.cls_count[d, C_FIVE] > 0:
+    if class_count(st, d, C_FIVE) > 0:
         return LOST, 0  # the defender completes a five
-    if st.cls_count[a, C_FIVE] >= 2:
+    if class_count(st, a, C_FIVE) >= 2:
         return WON, 0
-    if st.cls_count[a, C_FIVE] == 1:
+    if class_count(st, a, C_FIVE) == 1:
         block = first_of_class(st, a, C_FIVE, defender)
         if block < 0:
             return WON, 0  # renju: the only block is forbidden to black
         out[0] = block
         return OPEN, 1
-    if st.cls_count[a, C_OPEN_FOUR] == 0:
+    if class_count(st, a, C_OPEN_FOUR) == 0:
         return LOST, 0  # no threat left to answer
     # replies that leave the attacker no open-four point, then the defender's own fours
     points = scratch
     k = 0
     for i in range(st.interior.shape[0]):
-        if k == st.cls_count[a, C_OPEN_FOUR]:
+        if k == class_count(st, a, C_OPEN_FOUR):
             break  # all of them found
         q = st.interior[i]
         if st.cells[q] == EMPTY and st.cls[a, q] == C_OPEN_FOUR and k < points.shape[0]:
@@ -342,7 +342,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
             nodes += 1
             if kind == 0:
                 status, n = _or_node(st, attacker, plies_left, space.moves[level])
-                if status == OPEN and level >= 2 and focus and st.cls_count[2 - attacker, C_FIVE] == 0:
+                if status == OPEN and level >= 2 and focus and class_count(st, 2 - attacker, C_FIVE) == 0:
                     n = _related_threats(st, space, level, n)
                     if n == 0:
                         status = LOST

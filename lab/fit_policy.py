@@ -28,7 +28,7 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_OPEN_FOUR, CLASS_COUNT, COMBO_SIZE
 from monte.brain.policy import DISTANCE_BINS, ROLE_WEIGHTS, SHAPES, THREAT_CONTEXTS, code_features, threat_context
-from monte.brain.position import I_STRIDE, make, new_state
+from monte.brain.position import I_STRIDE, class_count, make, new_state
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU
 from monte.brain.settings import Params
 from monte.brain.threats import DEFENCE_WEIGHT
@@ -107,8 +107,8 @@ def game_rows(record: GameRecord, learn_from: set[str] | None, skip_plies: int) 
         me, op = colour - 1, 2 - colour
         mover = record.black if colour == 1 else record.white
         usable = (ply >= max(first_move, skip_plies) and (learn_from is None or mover in learn_from)
-                  and st.cls_count[me, C_FIVE] == 0 and st.cls_count[op, C_FIVE] == 0
-                  and st.cls_count[me, C_OPEN_FOUR] == 0)
+                  and class_count(st, me, C_FIVE) == 0 and class_count(st, op, C_FIVE) == 0
+                  and class_count(st, me, C_OPEN_FOUR) == 0)
         if usable:
             rows = _row_arrays(st, board, me)
             if rows is not None:

@@ -19,7 +19,7 @@ from monte.brain.board import Board
 from monte.brain.evaluation import NETWORK_INPUTS, network_inputs
 from monte.brain.mcts import Params, evaluate
 from monte.brain.patterns import C_FIVE
-from monte.brain.position import make, new_state
+from monte.brain.position import class_count, make, new_state
 from monte.lab.value_labels import Label
 from monte.tournaments.records import GameRecord, Termination
 
@@ -71,7 +71,7 @@ def _evaluated_positions(width: int, height: int, rule: int, stones: Sequence[tu
             x, y = stones[ply - 1]
             make(st, board.index(x, y), colour)
             colour = 3 - colour
-        decided = st.cls_count[colour - 1, C_FIVE] > 0 or st.cls_count[2 - colour, C_FIVE] > 1
+        decided = class_count(st, colour - 1, C_FIVE) > 0 or class_count(st, 2 - colour, C_FIVE) > 1
         if ply >= from_ply and not decided:
             yield colour, network_inputs(st, colour - 1), float(evaluate(st, colour, HAND_SET)[0])
 

@@ -12,7 +12,7 @@ import pytest
 
 from monte.brain.board import Board
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE
-from monte.brain.position import make, new_state, unmake
+from monte.brain.position import class_count, make, new_state, unmake
 from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.threats import _keep_best, cell_value, generate_moves, new_workspace, playable, threat_count
 from monte.protocol.notation import parse_moves
@@ -85,10 +85,10 @@ def _node_facing_a_threat(seed: int, rule: int):
     for _ in range(60):
         st = new_state(board)
         me, op = board.to_move - 1, 2 - board.to_move
-        if (threat_count(st, op) > 0 and st.cls_count[me, C_FIVE] == 0 and st.cls_count[op, C_FIVE] == 0
-                and st.cls_count[me, C_OPEN_FOUR] == 0):
+        if (threat_count(st, op) > 0 and class_count(st, me, C_FIVE) == 0 and class_count(st, op, C_FIVE) == 0
+                and class_count(st, me, C_OPEN_FOUR) == 0):
             return board, st
-        if st.cls_count[me, C_FIVE] or st.cls_count[op, C_FIVE]:
+        if class_count(st, me, C_FIVE) or class_count(st, op, C_FIVE):
             return None
         legal = set(board.legal_moves())
         empty = [(x, y) for x in range(4, 11) for y in range(4, 11) if (x, y) in legal]

@@ -50,7 +50,7 @@ def test_a_rollout_leaves_the_search_state_as_it_found_it():
     board = board_with([(7, 7, BLACK), (8, 8, WHITE), (8, 6, BLACK), (6, 8, WHITE)], BLACK)
     before = new_state(board)
     _, after = run_rollout(board, BLACK)
-    for name in ("cells", "keys", "cls", "cls_count", "score_sum", "hash", "near"):
+    for name in ("cells", "keys", "cls", "kind_count", "score_sum", "hash", "near"):
         assert np.array_equal(getattr(before, name), getattr(after, name)), name
 
 

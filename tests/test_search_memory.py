@@ -163,7 +163,7 @@ def test_a_long_search_past_a_full_tree_keeps_making_nodes_and_leaves_the_positi
         grower.run(20_000)
         assert tree.meta[M_MADE] - made > 2000
         assert tree.meta[M_RECLAIMS] > reclaims
-    for field in ("cells", "keys", "cls_count", "score_sum", "hash", "info"):
+    for field in ("cells", "keys", "kind_count", "score_sum", "hash", "info"):
         assert np.array_equal(getattr(grower.st, field), getattr(fresh, field)), field
 
 

@@ -19,10 +19,10 @@ from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
     F_NONE, F_OPEN_THREE_TWO, F_THREE_TWO, FORK_COUNT, P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE,
     P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF,
-    cell_tables, offset_weight, pattern_tables,
+    cell_fork, cell_tables, offset_weight, pattern_tables,
 )
 from monte.brain.position import (
-    I_LAST, I_STONES, State, cell_score, make, new_state, score_difference, unmake,
+    I_LAST, I_STONES, State, cell_score, class_count, fork_count, make, new_state, score_difference, unmake,
 )
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
@@ -50,9 +50,8 @@ def assert_matches_rebuild(st: State, board: Board, scored: bool = True) -> None
         np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
     else:
         assert not st.score.any() and not st.score_sum.any(), "an unscored state's scores"
-    np.testing.assert_array_equal(st.fork[:, empty], fresh.fork[:, empty], "cell forks")
-    np.testing.assert_array_equal(st.cls_count, fresh.cls_count, "class counts")
-    np.testing.assert_array_equal(st.fork_count, fresh.fork_count, "fork counts")
+    np.testing.assert_array_equal(st.kind[:, empty], fresh.kind[:, empty], "cell kinds")
+    np.testing.assert_array_equal(st.kind_count, fresh.kind_count, "kind counts")
     np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
     np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
     assert st.hash[0] == fresh.hash[0], "Zobrist hash"
@@ -89,7 +88,7 @@ def scratch_edge(board: Board, idx: int, step: int) -> int:
 def assert_matches_scratch(st: State, board: Board) -> None:
     """Keys, patterns, classes and the per-side sums of `st` agree with a from-scratch reading of `board`."""
     tables = pattern_tables(board.rule)
-    classes, scores, forks = cell_tables(board.rule)
+    classes, scores, kinds = cell_tables(board.rule)
     steps = (1, board.stride, board.stride + 1, board.stride - 1)
     counts = np.zeros((2, CLASS_COUNT), dtype=np.int64)
     fork_counts = np.zeros((2, FORK_COUNT), dtype=np.int64)
@@ -99,19 +98,23 @@ def assert_matches_scratch(st: State, board: Board) -> None:
         idx = board.index(x, y)
         for side in (0, 1):
             code = 0
+            lines = []
             for d, step in enumerate(steps):
                 key = scratch_key(board, idx, step, side + 1) + scratch_edge(board, idx, step)
                 assert st.keys[side, idx, d] == key, f"key of {x},{y} side {side} direction {d}"
                 assert st.pat[side, idx, d] == tables[side, key], f"pattern of {x},{y} side {side} direction {d}"
                 code += int(tables[side, key]) * COMBO_WEIGHT[d]
+                lines.append(int(tables[side, key]))
                 patterns[side, tables[side, key]] += 1
+            fork = cell_fork(*lines)
             assert st.cls[side, idx] == classes[side, code] and st.score[side, idx] == scores[side, code]
-            assert st.fork[side, idx] == forks[side, code]
+            assert st.kind[side, idx] == kinds[side, code] == classes[side, code] * FORK_COUNT + fork
             counts[side, classes[side, code]] += 1
-            fork_counts[side, forks[side, code]] += 1
+            fork_counts[side, fork] += 1
             sums[side] += scores[side, code]
-    np.testing.assert_array_equal(st.cls_count, counts)
-    np.testing.assert_array_equal(st.fork_count, fork_counts)
+    for side in (0, 1):
+        assert [class_count(st, side, c) for c in range(CLASS_COUNT)] == list(counts[side]), f"class counts {side}"
+        assert [fork_count(st, side, f) for f in range(FORK_COUNT)] == list(fork_counts[side]), f"fork counts {side}"
     np.testing.assert_array_equal(st.pat_count, patterns)
     np.testing.assert_array_equal(st.score_sum, sums)
 
@@ -410,5 +413,5 @@ FORKS = [
 @pytest.mark.parametrize("what, expected, diagram", FORKS, ids=[case[0] for case in FORKS])
 def test_cell_fork_of_a_hand_made_position(what, expected, diagram):
     st, star = starred_position(diagram, RULE_FREESTYLE)
-    assert st.fork[0, star] == expected
-    assert st.fork_count[0, expected] >= 1
+    assert st.kind[0, star] % FORK_COUNT == expected
+    assert fork_count(st, 0, expected) >= 1

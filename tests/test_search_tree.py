@@ -50,5 +50,5 @@ def test_search_leaves_the_position_as_it_found_it(name):
     board = board_of(name)
     fresh = new_state(board)
     _, st = grown_tree(board, 2000, 500)
-    for field in ("cells", "keys", "pat", "code", "cls", "score", "cls_count", "score_sum", "near", "hash", "info"):
+    for field in ("cells", "keys", "pat", "code", "cls", "score", "kind_count", "score_sum", "near", "hash", "info"):
         assert np.array_equal(getattr(st, field), getattr(fresh, field)), field

@@ -21,7 +21,7 @@ from monte.brain.board import Board
 from monte.brain.limits import SearchLimits, new_limits
 from monte.brain.patterns import C_FIVE
 from monte.brain.player import ThinkLimits
-from monte.brain.position import State, make, new_state, unmake
+from monte.brain.position import State, class_count, make, new_state, unmake
 from monte.brain.quiet_threats import QuietBudget, QuietThreats, quiet_moves
 from monte.brain.rules import EMPTY
 from monte.brain.settings import Options
@@ -100,7 +100,7 @@ def escapes(st: State, attacker: int, space: VctSpace) -> list[int]:
     (``V_FOCUS`` 0 in `space`) -- finds no win for `attacker` (the defender to move here); a five of the defender's is
     an escape at once."""
     defender = 3 - attacker
-    if st.cls_count[defender - 1, C_FIVE] > 0:
+    if class_count(st, defender - 1, C_FIVE) > 0:
         return [-1]
     left = []
     for c in st.interior.tolist():

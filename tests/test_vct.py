@@ -8,7 +8,7 @@ import pytest
 
 from monte.brain.board import BLACK, WHITE, Board
 from monte.brain.limits import new_limits
-from monte.brain.position import make, new_state, unmake
+from monte.brain.position import class_count, make, new_state, unmake
 from monte.brain.threats import find_vcf, new_workspace
 from monte.brain.patterns import C_OPEN_FOUR
 from monte.brain.vct import (V_FOCUS, V_NODES, V_PLIES, V_RESULT, _kills_open_fours, _related_threats, find_vct,
@@ -64,7 +64,7 @@ def test_no_win_is_claimed_for_the_side_without_threats():
 def test_the_search_state_is_restored_whatever_the_budget(budget):
     board = threat_win_board()
     st = new_state(board)
-    before = {name: getattr(st, name).copy() for name in ("cells", "keys", "cls", "cls_count", "score_sum", "hash")}
+    before = {name: getattr(st, name).copy() for name in ("cells", "keys", "cls", "kind_count", "score_sum", "hash")}
     find_vct(st, BLACK, 14, budget, new_vct_space(), new_limits())
     for name, array in before.items():
         assert np.array_equal(getattr(st, name), array), name
@@ -145,7 +145,7 @@ def test_the_defence_test_without_a_move_agrees_with_making_the_move(rule):
             for x, y in board.empty_cells():
                 m = board.index(x, y)
                 make(st, m, 2 - a)
-                expected = st.cls_count[a, C_OPEN_FOUR] == 0
+                expected = class_count(st, a, C_OPEN_FOUR) == 0
                 unmake(st, m)
                 assert _kills_open_fours(st, a, m, arr, len(points)) == expected, (board.history, a, x, y)
                 outcomes.append(expected)

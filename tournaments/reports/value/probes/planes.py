@@ -3,7 +3,7 @@ import numpy as np
 from monte.lab.value_labels import read_labels
 from monte.lab import fit_value as fv
 from monte.brain.board import Board
-from monte.brain.position import new_state, make
+from monte.brain.position import class_count, new_state, make
 from monte.brain.patterns import C_FIVE
 import sys
 files = sys.argv[2:] or ['tournaments/reports/value/rapfi30k-labels.jsonl.gz', 'tournaments/reports/value/rapfi30k-tree-labels.jsonl.gz']
@@ -15,7 +15,7 @@ for l in labels:
     for (x, y) in l.stones:
         make(st, b.index(x, y), colour); colour = 3 - colour
     me = colour - 1; op = 1 - me
-    if st.cls_count[me, C_FIVE] > 0 or st.cls_count[op, C_FIVE] > 1:
+    if class_count(st, me, C_FIVE) > 0 or class_count(st, op, C_FIVE) > 1:
         continue
     idx = st.interior
     planes = np.zeros((39, 225), dtype=np.uint8)
