@@ -202,7 +202,8 @@ CENTRE = 7
 
 
 def line_board(line: str, direction: str, rule: int) -> tuple[Board, int, int]:
-    """The board with `line` laid along `direction`, the ``*`` cell's flat index, and the direction's number."""
+    """The board with `line` laid along `direction` (X black, O white, M a continuous game's marker stone), the ``*``
+    cell's flat index, and the direction's number."""
     dx, dy = DIRECTIONS[direction]
     star = line.index("*")
     board = Board(15, rule=rule)
@@ -210,6 +211,8 @@ def line_board(line: str, direction: str, rule: int) -> tuple[Board, int, int]:
         x, y = CENTRE + (i - star) * dx, CENTRE + (i - star) * dy
         if ch in "XO":
             board.place(x, y, BLACK if ch == "X" else WHITE)
+        elif ch == "M":
+            board.block(x, y)
     return board, board.index(CENTRE, CENTRE), list(DIRECTIONS).index(direction)
 
 
@@ -250,6 +253,24 @@ LINES = [
 @pytest.mark.parametrize("what, line, rule, expected", LINES, ids=[case[0] for case in LINES])
 def test_line_pattern_of_a_hand_made_line(what, line, rule, expected, direction):
     assert pattern_of(line, direction, rule) == expected
+
+
+@pytest.mark.parametrize("what, line, rule, expected",
+                         [case for case in LINES if case[2] != RULE_RENJU], ids=[case[0] for case in LINES
+                                                                                  if case[2] != RULE_RENJU])
+def test_white_makes_what_black_makes_with_the_colours_swapped(what, line, rule, expected):
+    swapped = line.translate(str.maketrans("XO", "OX"))
+    assert pattern_of(swapped, "diagonal", rule, WHITE) == expected
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+@pytest.mark.parametrize("color", [BLACK, WHITE])
+def test_a_marker_stone_blocks_a_line_for_both_sides(rule, color):
+    # a continuous game's marker (BOARD field 3) blocks like the wall: three stones against it make a four with one
+    # five point, one cell further off a straight four -- for each side, under every rule
+    own = "X" if color == BLACK else "O"
+    assert pattern_of(f"..M{own * 3}*....", "horizontal", rule, color) == P_FOUR
+    assert pattern_of(f".M.{own * 3}*....", "horizontal", rule, color) == P_FOUR_OPEN
 
 
 def test_renju_white_overline_still_wins():
