@@ -194,8 +194,10 @@ def _refresh_cell(st: State, idx: int) -> None:
 @kernel
 def class_count(st: State, side: int, c: int) -> int:
     """How many empty cells are of class c for `side` (C_*)."""
-    first = c * FORK_COUNT
-    return st.kind_count[side, first] + st.kind_count[side, first + 1] + st.kind_count[side, first + 2]
+    n = 0
+    for f in range(FORK_COUNT):
+        n += st.kind_count[side, c * FORK_COUNT + f]
+    return n
 
 
 @kernel
