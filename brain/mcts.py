@@ -27,7 +27,9 @@ from monte.brain.evaluation import network_logit
 from monte.brain.jit import Int32Array, Int64Array, kernel
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
-from monte.brain.position import I_STONES, State, class_count, make, new_state, score_difference, unmake
+from monte.brain.position import (
+    I_STONES, State, class_count, four_point_count, make, new_state, score_difference, unmake,
+)
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
 from monte.brain.tree import (
@@ -45,8 +47,7 @@ def search_state(board: Board, p: Params) -> State:
 @kernel
 def _no_four_points(st: State, side: int) -> bool:
     """Whether `side` has no cell where a stone of its would make a four or a five."""
-    return class_count(st, side, C_FOUR) + class_count(st, side, C_FOUR_THREE) + class_count(st, side, C_OPEN_FOUR) \
-        + class_count(st, side, C_FIVE) == 0
+    return four_point_count(st, side) + class_count(st, side, C_FIVE) == 0
 
 
 @kernel
@@ -74,7 +75,7 @@ def evaluate(st: State, color: int, p: Params) -> tuple[float, int]:
         if class_count(st, op, C_FIVE) == 0 and class_count(st, me, C_OPEN_FOUR) > 0:
             return 1.0, 1
         return np.tanh(0.5 * network_logit(st, me)), 0
-    op_fours = class_count(st, op, C_FOUR) + class_count(st, op, C_FOUR_THREE) + class_count(st, op, C_OPEN_FOUR)
+    op_fours = four_point_count(st, op)
     x = score_difference(st, me)
     if class_count(st, op, C_FIVE) == 1:
         # we must block; whatever we build counts for less

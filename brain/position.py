@@ -25,8 +25,8 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.jit import kernel
 from monte.brain.patterns import (
-    C_FIVE, CLASS_COUNT, COMBO_WEIGHT, FORK_COUNT, KIND_COUNT, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF, cell_tables,
-    edge_code, offset_weight, pattern_tables,
+    C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, CLASS_COUNT, COMBO_WEIGHT, FORK_COUNT, KIND_COUNT, PATTERN_COUNT,
+    TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight, pattern_tables,
 )
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
 
@@ -207,6 +207,12 @@ def fork_count(st: State, side: int, f: int) -> int:
     for c in range(CLASS_COUNT):
         n += st.kind_count[side, c * FORK_COUNT + f]
     return n
+
+
+@kernel
+def four_point_count(st: State, side: int) -> int:
+    """How many empty cells would give `side` a four short of a five: a four, a four-three or an open four."""
+    return class_count(st, side, C_FOUR) + class_count(st, side, C_FOUR_THREE) + class_count(st, side, C_OPEN_FOUR)
 
 
 @kernel

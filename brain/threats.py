@@ -25,7 +25,7 @@ from monte.brain.patterns import (
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.position import (
-    I_RULE, I_STRIDE, State, cell_score, class_count, five_points_near, make, unmake,
+    I_RULE, I_STRIDE, State, cell_score, class_count, five_points_near, four_point_count, make, unmake,
 )
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
@@ -589,7 +589,7 @@ def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     n = 0
     tail = out.shape[0]
     if near < 0:
-        wanted = class_count(st, me, C_FOUR) + class_count(st, me, C_FOUR_THREE) + class_count(st, me, C_OPEN_FOUR)
+        wanted = four_point_count(st, me)
         found = 0
         for i in range(st.interior.shape[0]):
             if found >= wanted or n >= tail:
