@@ -192,21 +192,24 @@ def _refresh_cell(st: State, idx: int) -> None:
 
 
 @kernel
-def class_count(st: State, side: int, c: int) -> int:
-    """How many empty cells are of class c for `side` (C_*)."""
+def _kind_sum(st: State, side: int, first: int, step: int, count: int) -> int:
+    """The sum of side's kind counts first, first + step, ... (`count` of them)."""
     n = 0
-    for f in range(FORK_COUNT):
-        n += st.kind_count[side, c * FORK_COUNT + f]
+    for i in range(count):
+        n += st.kind_count[side, first + i * step]
     return n
 
 
 @kernel
+def class_count(st: State, side: int, c: int) -> int:
+    """How many empty cells are of class c for `side` (C_*): its kinds are c x FORK_COUNT + each fork."""
+    return _kind_sum(st, side, c * FORK_COUNT, 1, FORK_COUNT)
+
+
+@kernel
 def fork_count(st: State, side: int, f: int) -> int:
-    """How many empty cells are of fork f for `side` (F_*)."""
-    n = 0
-    for c in range(CLASS_COUNT):
-        n += st.kind_count[side, c * FORK_COUNT + f]
-    return n
+    """How many empty cells are of fork f for `side` (F_*): its kinds are each class x FORK_COUNT + f."""
+    return _kind_sum(st, side, f, FORK_COUNT, CLASS_COUNT)
 
 
 @kernel
