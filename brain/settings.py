@@ -6,6 +6,7 @@ A module of its own, free of numba, so that ``pbrain-monte`` checks its command 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -47,7 +48,7 @@ class Options:
 
     root_children: int = 40        # the root considers more moves than inner nodes (Params.max_children)
     root_vcf_nodes: int = 60_000   # our own VCF at the root
-    vct_plies: int = 30            # how deep a VCT may go (plies of both sides)
+    root_vct_plies: int = 30       # how deep the VCTs around the root may go (plies of both sides)
     vct_max_nodes: int = 1_000_000  # the most any one VCT may search (0: no VCT)
     vct_share: float = 0.12        # the share of the move's time our own VCT may use
     threat_share: float = 0.08     # ...the opponent's VCT in the position as it stands (is there a threat at all?)
@@ -62,8 +63,46 @@ class Options:
     quiet_moves: int = 8           # the attacker's quiet moves tried per question (brain.quiet_threats)
 
 
-POSITIVE = frozenset({"c_puct_base"})
-"""Settings that divide in the compiled search: zero or less there would stop the brain, so they are refused here."""
+class Bound(NamedTuple):
+    """The values a setting may take: from `low` (`low` itself excluded when `above`) to `high`; floats finite."""
+
+    low: float
+    high: float = math.inf
+    above: bool = False
+
+    def admits(self, value: float) -> bool:
+        return math.isfinite(value) and (value > self.low if self.above else value >= self.low) and value <= self.high
+
+    def describe(self) -> str:
+        if self.above:
+            return f"above {self.low:g}"
+        if self.high == math.inf:
+            return f"at least {self.low:g}"
+        if isinstance(self.low, int) and isinstance(self.high, int) and self.high == self.low + 1:
+            return f"{self.low} or {self.high}"
+        return f"from {self.low:g} to {self.high:g}"
+
+
+SWITCH = Bound(0, 1)       # an int: 0 or 1
+SHARE = Bound(0.0, 1.0)    # a float: a share of a move's time or of a run
+COUNT = Bound(0)           # nodes, plies, moves: 0 means none
+SOME = Bound(1)            # at least one
+SCALE = Bound(0.0, above=True)  # the search divides by it
+
+BOUNDS: dict[str, Bound] = {
+    "c_puct": Bound(0.0), "c_puct_log": Bound(0.0), "c_puct_base": SCALE, "eval_model": SWITCH,
+    "fpu_reduction": Bound(-2.0, 2.0), "policy_model": SWITCH, "policy_temperature": SCALE, "prior_power": Bound(0.0),
+    "eval_scale": SCALE, "max_children": SOME, "vcf_nodes": COUNT, "vcf_plies": COUNT, "vcf_min_fours": COUNT,
+    "vcf_visits": SOME, "vcf_chain": SWITCH, "rollout_plies": COUNT, "rollout_width": SOME, "vct_visits": SOME,
+    "vct_ratio": Bound(0.0), "vct_depth": COUNT, "vct_call_nodes": COUNT, "vct_plies": COUNT,
+    "root_children": SOME, "root_vcf_nodes": COUNT, "root_vct_plies": COUNT, "vct_max_nodes": COUNT,
+    "vct_share": SHARE, "threat_share": SHARE, "filter_share": SHARE, "clear_visit_ratio": Bound(0.0),
+    "clear_value_slack": Bound(0.0, 2.0), "checked_choices": COUNT, "quiet_share": SHARE, "quiet_attack": SHARE,
+    "quiet_after": SHARE, "quiet_moves": COUNT,
+}
+"""Every setting's admissible values. Outside them the search does not fail loudly: a zero temperature divides by
+zero in the compiled search (an internal error instead of a move), ``max_children`` 0 claimed a mate in one, a NaN
+``c_puct`` searched millions of empty iterations. ``configure`` refuses such a value, naming the setting."""
 
 
 def configure(settings: dict[str, str]) -> tuple[Params, Options]:
@@ -71,18 +110,21 @@ def configure(settings: dict[str, str]) -> tuple[Params, Options]:
     params, options = Params(), Options()
     for name, text in settings.items():
         if name in Params._fields:
-            kind = type(getattr(params, name))
-            value = _parse(name, text, kind)
-            if name in POSITIVE and not value > 0:
-                raise ValueError(f"setting {name!r} must be above 0, not {text!r}")
-            params = params._replace(**{name: value})
+            params = params._replace(**{name: _value(name, text, type(getattr(params, name)))})
         elif name in Options.__dataclass_fields__:
-            kind = type(getattr(options, name))
-            options = replace(options, **{name: _parse(name, text, kind)})
+            options = replace(options, **{name: _value(name, text, type(getattr(options, name)))})
         else:
             known = ", ".join(sorted((*Params._fields, *Options.__dataclass_fields__)))
             raise ValueError(f"unknown setting {name!r}; known: {known}")
     return params, options
+
+
+def _value(name: str, text: str, kind: type) -> int | float:
+    value = _parse(name, text, kind)
+    bound = BOUNDS[name]
+    if not bound.admits(value):
+        raise ValueError(f"setting {name!r} must be {bound.describe()}, not {text!r}")
+    return value
 
 
 def _parse(name: str, text: str, kind: type) -> int | float:

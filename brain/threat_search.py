@@ -60,7 +60,7 @@ class ThreatSearch:
         self.space.info[V_RESULT] = 0
         if nodes <= 0:
             return -1
-        return int(find_vct(st, attacker, self.options.vct_plies, nodes, self.space, limits.array))
+        return int(find_vct(st, attacker, self.options.root_vct_plies, nodes, self.space, limits.array))
 
     def opponent_vct_after(self, st: State, move: int, color: int, nodes: int, limits: SearchLimits) -> int:
         """The length of the opponent's win by continuous threats after `color` plays `move`, or 0 if none is
@@ -82,7 +82,7 @@ class ThreatSearch:
         if self._zone_mark.shape[0] != cells:
             self._zone_mark = np.zeros(cells, dtype=np.uint8)
             self._zone_cells = np.zeros(cells, dtype=np.int32)
-        n = proof_cells(st, attacker, self.options.vct_plies, self.space, self._zone_mark, self._zone_cells,
+        n = proof_cells(st, attacker, self.options.root_vct_plies, self.space, self._zone_mark, self._zone_cells,
                         ZONE_NODES, limits.array)
         return {int(c) for c in self._zone_cells[:n]}
 

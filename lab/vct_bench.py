@@ -54,7 +54,7 @@ def _ask(st: State, attacker: int, nodes: int, plies: int, space: VctSpace) -> t
     return int(space.info[V_RESULT]), int(space.info[V_NODES])
 
 
-def answers(positions: list[dict], nodes: int, focus: int, plies: int = Options().vct_plies) -> list[Answer]:
+def answers(positions: list[dict], nodes: int, focus: int, plies: int = Options().root_vct_plies) -> list[Answer]:
     """Every question of every position, each from an empty table, `focus` as ``V_FOCUS``."""
     space = new_vct_space()
     space.info[V_FOCUS] = focus

@@ -108,7 +108,7 @@ def escapes(st: State, attacker: int, space: VctSpace) -> list[int]:
             continue
         make(st, c, defender)
         space.tt_keys[:] = 0
-        if find_vct(st, attacker, Options().vct_plies, CHECK_NODES, space, new_limits()) < 0:
+        if find_vct(st, attacker, Options().root_vct_plies, CHECK_NODES, space, new_limits()) < 0:
             left.append(c)
         unmake(st, c)
     return left
