@@ -141,6 +141,8 @@ class LoadingPlayer:
             kernels.release()
             log.info("engine %s ready after %.2f s (%s cache)", self.name, time.monotonic() - started,
                      "a cold" if self._cold.is_set() else "a warm")
+        except MemoryError as exc:  # foreseen (a max_memory too small to compile in): one line, no traceback
+            log.error("the %s engine could not be loaded (%s): the quick player plays on", self.name, exc)
         except Exception:
             log.exception("the %s engine could not be loaded: the quick player plays on", self.name)
         finally:

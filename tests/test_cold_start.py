@@ -248,6 +248,33 @@ def test_an_engine_that_fails_to_load_leaves_the_quick_player_playing(monkeypatc
         kernels.release()
 
 
+
+def test_a_memory_limit_too_small_to_compile_in_is_logged_in_one_line_and_a_bug_with_its_traceback(monkeypatch,
+                                                                                                    caplog):
+    def too_small(cap) -> None:
+        raise MemoryError("no kernel compiles within the memory limit (0 MiB for the brain and its compile child)")
+
+    gate = threading.Event()
+    gate.set()
+    player = loading_player(RuntimeError("a bug"), gate, warm=False, monkeypatch=monkeypatch)
+    monkeypatch.setattr(loading, "compile_in_children", too_small)  # INFO max_memory 1 on a cold cache
+    try:
+        player.warm_up()
+        assert player.wait_loaded(WAIT_S) and player.engine is None
+    finally:
+        kernels.release()
+    [record] = [r for r in caplog.records if r.name == "monte.brain.loading" and r.levelname == "ERROR"]
+    assert "within the memory limit" in record.getMessage() and record.exc_info is None
+    caplog.clear()
+    player = loading_player(RuntimeError("a bug"), gate, warm=True, monkeypatch=monkeypatch)
+    try:
+        player.warm_up()
+        assert player.wait_loaded(WAIT_S) and player.engine is None
+    finally:
+        kernels.release()
+    [record] = [r for r in caplog.records if r.name == "monte.brain.loading" and r.levelname == "ERROR"]
+    assert record.exc_info is not None  # what nobody foresaw keeps its traceback in the log
+
 # --- the cache folder -----------------------------------------------------------------------------------------
 
 def test_the_cache_folder_lock_keeps_a_second_holder_out_until_released(tmp_path):
