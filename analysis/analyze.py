@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -48,8 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Analyse the position and print the result; ValueError for a position or argument the user can fix."""
     budgets = _budgets(args.iterations)
-    if args.time <= 0 or args.nodes < 0 or args.top < 1 or args.tree_depth < 1 or args.tree_width < 1:
-        raise ValueError("--time, --top, --tree-depth and --tree-width must be positive, --nodes not negative")
+    if not 0 < args.time < math.inf or args.nodes < 0 or args.top < 1 or args.tree_depth < 1 or args.tree_width < 1:
+        raise ValueError("--time must be a finite number of seconds above 0, --top, --tree-depth and --tree-width "
+                         "positive, --nodes not negative")
     game, moves = loaded(args)
     board = board_at(game, moves)
     five = winning_line(board)
@@ -60,10 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if board.is_full():
         raise ValueError("the board is full: nothing to analyse")
     from monte.analysis.tree_dot import render_dot, tree_dot
+    from monte.brain.cachedir import cache_is_warm
     from monte.brain.engine import MctsPlayer
     from monte.brain.search_view import analyze
 
     player = MctsPlayer()
+    if not cache_is_warm():
+        print("monte analyze: compiling Monte's search for this machine, once (about a minute)", file=sys.stderr)
+    player.warm_up()  # before the search's clock starts: a cold compile must not eat the search's time
     if budgets:
         rows = [analyze(board, _limits(0.0, nodes), top=1, player=player) for nodes in budgets]
         print(json.dumps([_json(a, board) | {"node_budget": n} for a, n in zip(rows, budgets)], indent=1)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Sequence
 
-from monte.errors import UsageError
+from monte.errors import UsageError, os_error_text
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -106,8 +106,10 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         return command.load().run(args)
     except BrokenPipeError:
         raise  # the reader went away: main says nothing
-    except (ValueError, OSError) as exc:
+    except ValueError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(os_error_text(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

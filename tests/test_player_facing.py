@@ -157,6 +157,14 @@ def test_missing_files_folders_and_empty_names_are_named_without_errno(monte_exe
     refused(run_monte(monte_executable, "play", "--load", "missing.psq", cwd=tmp_path), "missing.psq: no such file")
 
 
+def test_analyze_refuses_a_time_that_is_no_number_and_a_tree_it_cannot_write(monte_executable, tmp_path):
+    for seconds in ("nan", "inf", "0"):
+        refused(run_monte(monte_executable, "analyze", "--time", seconds, "h8", cwd=tmp_path), "--time", "above 0")
+    (tmp_path / "afile").write_text("")
+    refused(run_monte(monte_executable, "analyze", "--nodes", "50", "--tree", "afile/t.dot", "h8", cwd=tmp_path),
+            "afile/t.dot: Not a directory")
+
+
 def test_play_refuses_a_save_into_a_missing_folder_and_a_negative_move_at_the_start(monte_executable, tmp_path):
     refused(run_monte(monte_executable, "play", "--black", "human", "--white", "human", "--save", "nowhere/g.sgf",
                       cwd=tmp_path), "--save nowhere/g.sgf", "folder nowhere does not exist")
