@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -249,6 +250,18 @@ def test_an_engine_that_fails_to_load_leaves_the_quick_player_playing(monkeypatc
 
 
 
+def failed_load_record(player: LoadingPlayer, caplog) -> logging.LogRecord:
+    """Let `player` try to load its engine and fail; the one ERROR the loader logs about it."""
+    caplog.clear()
+    try:
+        player.warm_up()
+        assert player.wait_loaded(WAIT_S) and player.engine is None
+    finally:
+        kernels.release()
+    [record] = [r for r in caplog.records if r.name == "monte.brain.loading" and r.levelname == "ERROR"]
+    return record
+
+
 def test_a_memory_limit_too_small_to_compile_in_is_logged_in_one_line_and_a_bug_with_its_traceback(monkeypatch,
                                                                                                     caplog):
     def too_small(cap) -> None:
@@ -258,22 +271,11 @@ def test_a_memory_limit_too_small_to_compile_in_is_logged_in_one_line_and_a_bug_
     gate.set()
     player = loading_player(RuntimeError("a bug"), gate, warm=False, monkeypatch=monkeypatch)
     monkeypatch.setattr(loading, "compile_in_children", too_small)  # INFO max_memory 1 on a cold cache
-    try:
-        player.warm_up()
-        assert player.wait_loaded(WAIT_S) and player.engine is None
-    finally:
-        kernels.release()
-    [record] = [r for r in caplog.records if r.name == "monte.brain.loading" and r.levelname == "ERROR"]
+    record = failed_load_record(player, caplog)
     assert "within the memory limit" in record.getMessage() and record.exc_info is None
-    caplog.clear()
     player = loading_player(RuntimeError("a bug"), gate, warm=True, monkeypatch=monkeypatch)
-    try:
-        player.warm_up()
-        assert player.wait_loaded(WAIT_S) and player.engine is None
-    finally:
-        kernels.release()
-    [record] = [r for r in caplog.records if r.name == "monte.brain.loading" and r.levelname == "ERROR"]
-    assert record.exc_info is not None  # what nobody foresaw keeps its traceback in the log
+    assert failed_load_record(player, caplog).exc_info is not None  # what nobody foresaw keeps its traceback
+
 
 # --- the cache folder -----------------------------------------------------------------------------------------
 
