@@ -43,6 +43,15 @@ def test_a_faulty_engine_loses_both_colours_with_its_reason(tmp_path, mode, term
     assert processes_in(tmp_path) == []
 
 
+@pytest.mark.parametrize("mode, said", [(("crash", "--at", "2"), "told to crash at move 2"),
+                                        (("crash-on-start",), "told to exit at START")])
+def test_a_crash_is_told_with_the_last_line_the_engine_wrote_on_stderr(tmp_path, mode, said):
+    engines = [fake("good", cwd=tmp_path), fake("bad", *mode, cwd=tmp_path)]
+    result = run_tournament(config(tmp_path / "out", engines, games=2))
+    for game in result.records:
+        assert f"its stderr ends: fake brain: {said}" in game.detail, game.detail
+
+
 def test_under_garbage_ignore_a_stray_line_before_a_move_is_kept_and_the_game_goes_on(tmp_path):
     # Some engines print their own info lines (PentaZen's search lines): the Gomocup judge ignores them.
     engines = [fake("good", cwd=tmp_path), fake("chatty", "garbage", "--at", "2", cwd=tmp_path)]

@@ -56,6 +56,10 @@ FAULT_TERMINATIONS = {
     Fault.OFF_BOARD: Termination.OFF_BOARD,
     Fault.ERROR: Termination.GARBAGE,  # ERROR/UNKNOWN where a move was owed: not a move, like any other bad line
 }
+STDERR_TAIL_BYTES = 4096
+"""How much of a crashed brain's stderr log is read for its last line (``_Side.fault_text``)."""
+STDERR_LINE_CHARS = 300
+"""The most of that line a game's detail quotes."""
 
 
 class StopSignal:
@@ -135,6 +139,20 @@ class _Side:
     def label(self) -> str:
         return f"{COLOR_NAMES[self.color]} ({self.spec.name})"
 
+    def fault_text(self, fault: BrainFault) -> str:
+        """The fault as a game's detail says it; for a brain that exited, with the last line it wrote on stderr --
+        most say why they stop (a bad setting, a missing file, a traceback's last line)."""
+        if fault.fault is not Fault.CRASH or self.stderr_path is None:
+            return str(fault)
+        try:
+            with open(self.stderr_path, "rb") as log:
+                log.seek(max(0, log.seek(0, os.SEEK_END) - STDERR_TAIL_BYTES))
+                tail = log.read().decode("utf-8", errors="replace")
+        except OSError:
+            return str(fault)
+        said = [line.strip() for line in tail.splitlines() if line.strip()]
+        return f"{fault}; its stderr ends: {said[-1][:STDERR_LINE_CHARS]}" if said else str(fault)
+
 
 class _Game:
     """The state of one game while it is played; `run` is the whole game."""
@@ -202,7 +220,7 @@ class _Game:
             return Ruling(Termination.INTERRUPTED, None, "stopped while the engines started")
         if not failed:
             return None
-        detail = "; ".join(f"{side.label} failed to start: {side.fault}" for side in failed)
+        detail = "; ".join(f"{side.label} failed to start: {side.fault_text(side.fault)}" for side in failed)
         winner = None if len(failed) == 2 else 3 - failed[0].color
         return Ruling(Termination.START_ERROR, winner, detail)
 
@@ -235,7 +253,8 @@ class _Game:
         except BrainFault as fault:
             if self.stop.is_set():
                 return None, Ruling(Termination.INTERRUPTED, None, "stopped by the runner")
-            return None, Ruling(FAULT_TERMINATIONS[fault.fault], 3 - side.color, f"{side.label}: {fault}")
+            return None, Ruling(FAULT_TERMINATIONS[fault.fault], 3 - side.color,
+                                f"{side.label}: {side.fault_text(fault)}")
         side.needs_board = False
         side.moved = True
         late = self._lateness(side, reply.elapsed_ms, tolerance_ms)

@@ -2,15 +2,16 @@
 
     python tests/fakes/fake_brain.py --mode MODE [--at N] [--delay-ms MS]
 
-Modes: good; crash (exit 3 when asked for move N); hang (never answer move N, ignore SIGTERM); garbage (a garbage
-line, then a legal move, at move N); occupied (answer an occupied cell at move N, or at the first later move when
-the board is still empty); offboard (answer x = width at move N); slow (sleep --delay-ms before answering move N);
-refuse (answer ERROR to move N, and UNKNOWN to ABOUT); complain (an ERROR line, then a legal move, at move N,
-as a brain reports a setting it cannot meet); gate (answer move N only once the file --gate exists); start-error (answer ERROR to START); crash-on-start (exit 4
-on START); spawn-child (start a sleeping child process and announce its pid as ``MESSAGE child <pid>``, to prove
-that a manager kills the whole process group); judge (before each move, Rapfi's realtime line with ``Eval`` ten times
-the stones on the board, then, like Rapfi winding its search down, drop the next command). Each legal move comes
-after a ``MESSAGE fake move <n>`` line.
+Modes: good; crash (a line on stderr, then exit 3, when asked for move N); hang (never answer move N, ignore
+SIGTERM); garbage (a garbage line, then a legal move, at move N); occupied (answer an occupied cell at move N, or at
+the first later move when the board is still empty); offboard (answer x = width at move N); slow (sleep --delay-ms
+before answering move N); refuse (answer ERROR to move N, and UNKNOWN to ABOUT); complain (an ERROR line, then a
+legal move, at move N, as a brain reports a setting it cannot meet); gate (answer move N only once the file --gate
+exists); start-error (answer ERROR to START); crash-on-start (a line on stderr, then exit 4, on START); spawn-child
+(start a sleeping child process and announce its pid as ``MESSAGE child <pid>``, to prove that a manager kills the
+whole process group); judge (before each move, Rapfi's realtime line with ``Eval`` ten times the stones on the
+board, then, like Rapfi winding its search down, drop the next command). Each legal move comes after a ``MESSAGE
+fake move <n>`` line.
 Moves are counted per game from 1; BEGIN, TURN and BOARD each ask for one. Stdlib only, so it starts fast.
 """
 
@@ -48,6 +49,7 @@ class FakeBrain:
     def new_game(self, width: int, height: int) -> None:
         """START/RECTSTART/RESTART: an empty board and a fresh move count, unless the mode refuses or dies."""
         if self.mode == "crash-on-start":
+            print("fake brain: told to exit at START", file=sys.stderr, flush=True)
             sys.exit(4)
         if self.mode == "start-error":
             self.reply("ERROR the fake brain refuses every board")
@@ -83,6 +85,7 @@ class FakeBrain:
     def misbehave(self) -> bool:
         """Act out the mode at its move; True if that was the whole answer, False if a legal move follows."""
         if self.mode == "crash":
+            print(f"fake brain: told to crash at move {self.at}", file=sys.stderr, flush=True)
             sys.exit(3)
         while self.mode == "hang":
             time.sleep(60)
