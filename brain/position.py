@@ -26,7 +26,7 @@ from monte.brain.board import Board
 from monte.brain.jit import kernel
 from monte.brain.patterns import (
     C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, CLASS_COUNT, COMBO_WEIGHT, FORK_COUNT, KIND_COUNT, PATTERN_COUNT,
-    TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, offset_weight, pattern_tables,
+    TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, window,
 )
 from monte.brain.rules import EMPTY, RULE_CARO, WALL
 
@@ -43,6 +43,8 @@ I_STONES = 4
 I_LAST = 5
 I_SCORED = 6
 """1 when the state keeps its cells' scores and their sums (``new_state``'s `scored`), 0 when they stay 0."""
+I_HALF = 7
+"""The window cells a side that the keys read (``brain.patterns.window``: 4 under freestyle, else 5)."""
 
 
 class State(NamedTuple):
@@ -61,8 +63,8 @@ class State(NamedTuple):
     near: np.ndarray        # int16[N]: stones within NEIGHBOUR_RADIUS (Chebyshev)
     zobrist: np.ndarray     # uint64[2, N]
     hash: np.ndarray        # uint64[1]
-    info: np.ndarray        # int64[8]: stride, rule, width, height, stones, last move
-    tables: np.ndarray      # uint8[2, E * TABLE_SIZE]: pattern per window key, per side (E edge codes: 1 but caro)
+    info: np.ndarray        # int64[8]: stride, rule, width, height, stones, last move, scored, window half
+    tables: np.ndarray      # uint8[2, ...]: pattern per window key, per side (``brain.patterns.window``)
     edge: np.ndarray        # int32[N, 4]: edge code x TABLE_SIZE per cell and direction, part of its keys (0 but caro)
     cls_lut: np.ndarray     # uint8[2, COMBO_SIZE]: class per cell code, per side
     score_lut: np.ndarray   # int32[2, COMBO_SIZE]: score per cell code, per side
@@ -70,7 +72,7 @@ class State(NamedTuple):
     combo: np.ndarray       # int32[4]: weight of direction d's pattern in a cell code
     interior: np.ndarray    # int32[W*H]: the flat index of every board cell, row by row
     steps: np.ndarray       # int64[4]: index offset of one step along each direction
-    weights: np.ndarray     # int64[11]: base-3 weight of window offset -5..5 (index offset+5)
+    weights: np.ndarray     # int64[11]: key weight of window offset -5..5 (index offset+5; 0 outside the window)
     history: np.ndarray     # int32[W*H]: moves made, in order
     scratch: np.ndarray     # float64[SCRATCH]: the value network's hidden layer, rewritten at each evaluation
 
@@ -86,10 +88,7 @@ def new_state(board: Board, seed: int = 20261121, scored: bool = True) -> State:
     stride = board.stride
     rng = np.random.default_rng(seed)
     interior = np.array([board.index(x, y) for y in range(board.height) for x in range(board.width)], dtype=np.int32)
-    weights = np.zeros(2 * WINDOW_HALF + 1, dtype=np.int64)
-    for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
-        if o != 0:
-            weights[o + WINDOW_HALF] = offset_weight(o)
+    lines = window(board.rule)
     cls_lut, score_lut, kind_lut = cell_tables(board.rule)
     state = State(
         cells=np.full(n, WALL, dtype=np.int8),
@@ -105,8 +104,9 @@ def new_state(board: Board, seed: int = 20261121, scored: bool = True) -> State:
         near=np.zeros(n, dtype=np.int16),
         zobrist=rng.integers(1, 2**63 - 1, size=(2, n), dtype=np.int64).astype(np.uint64),
         hash=np.zeros(1, dtype=np.uint64),
-        info=np.array([stride, board.rule, board.width, board.height, 0, -1, int(scored), 0], dtype=np.int64),
-        tables=pattern_tables(board.rule),
+        info=np.array([stride, board.rule, board.width, board.height, 0, -1, int(scored), lines.half],
+                      dtype=np.int64),
+        tables=lines.tables,
         edge=_edge_keys(board.width, board.height) if board.rule & RULE_CARO else np.zeros((n, 4), dtype=np.int32),
         cls_lut=cls_lut,
         score_lut=score_lut,
@@ -114,7 +114,7 @@ def new_state(board: Board, seed: int = 20261121, scored: bool = True) -> State:
         combo=np.array(COMBO_WEIGHT, dtype=np.int32),
         interior=interior,
         steps=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
-        weights=weights,
+        weights=lines.weights,
         history=np.zeros(board.width * board.height, dtype=np.int32),
         scratch=np.zeros(SCRATCH, dtype=np.float64),
     )
@@ -322,10 +322,11 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int) -> No
 
     Indices are unsigned here: numba wraps negative indices around, a test and a fix-up per access, and this loop
     makes a third of all array accesses of the search."""
+    half = st.info[I_HALF]
     for d in range(4):
         step = st.steps[d]
         du = np.uint64(d)
-        for o in range(-WINDOW_HALF, WINDOW_HALF + 1):
+        for o in range(-half, half + 1):
             if o == 0:
                 continue
             q = np.uint64(idx + o * step)

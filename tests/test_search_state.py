@@ -19,12 +19,12 @@ from monte.brain.patterns import (
     C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE, CLASS_COUNT, COMBO_WEIGHT,
     F_NONE, F_OPEN_THREE_TWO, F_THREE_TWO, FORK_COUNT, P_FIVE, P_FOUR, P_FOUR_OPEN, P_NONE, P_OVERLINE, P_THREE,
     P_THREE_C, P_TWO, P_TWO_C, PATTERN_COUNT, TABLE_SIZE, WINDOW_HALF,
-    cell_fork, cell_tables, offset_weight, pattern_tables,
+    NARROW_HALF, cell_fork, cell_tables, offset_weight, pattern_tables, window,
 )
 from monte.brain.position import (
     I_LAST, I_STONES, State, cell_score, class_count, fork_count, make, new_state, score_difference, unmake,
 )
-from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+from monte.brain.rules import RULE_CARO, RULE_CONTINUOUS, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
 RULES = {RULE_FREESTYLE: "freestyle", RULE_EXACT_FIVE: "exactly-five", RULE_RENJU: "renju", RULE_CARO: "caro"}
 WALK_STEPS = 150
@@ -59,15 +59,17 @@ def assert_matches_rebuild(st: State, board: Board, scored: bool = True) -> None
     np.testing.assert_array_equal(st.history[:stones], fresh.history[:stones], "move history")
 
 
-def scratch_key(board: Board, idx: int, step: int, color: int) -> int:
-    """The window key of cell idx along `step` for `color`, from the cells alone (0 empty, 1 own, 2 anything else)."""
+def scratch_key(board: Board, idx: int, step: int, color: int, weights: np.ndarray | None = None) -> int:
+    """The window key of cell idx along `step` for `color`, from the cells alone (0 empty, 1 own, 2 anything else):
+    with every offset's full weight (the key of ``pattern_tables``), or with `weights` (a state's, which under
+    freestyle reads four cells a side: ``brain.patterns.window``)."""
     key = 0
     for offset in range(-WINDOW_HALF, WINDOW_HALF + 1):
         if offset == 0:
             continue
         cell = board.cells[idx + offset * step]
         digit = 0 if cell == EMPTY else 1 if cell == color else 2
-        key += digit * offset_weight(offset)
+        key += digit * (offset_weight(offset) if weights is None else int(weights[offset + WINDOW_HALF]))
     return key
 
 
@@ -101,7 +103,8 @@ def assert_matches_scratch(st: State, board: Board) -> None:
             lines = []
             for d, step in enumerate(steps):
                 key = scratch_key(board, idx, step, side + 1) + scratch_edge(board, idx, step)
-                assert st.keys[side, idx, d] == key, f"key of {x},{y} side {side} direction {d}"
+                state_key = scratch_key(board, idx, step, side + 1, st.weights) + scratch_edge(board, idx, step)
+                assert st.keys[side, idx, d] == state_key, f"key of {x},{y} side {side} direction {d}"
                 assert st.pat[side, idx, d] == tables[side, key], f"pattern of {x},{y} side {side} direction {d}"
                 code += int(tables[side, key]) * COMBO_WEIGHT[d]
                 lines.append(int(tables[side, key]))
@@ -117,6 +120,32 @@ def assert_matches_scratch(st: State, board: Board) -> None:
         assert [fork_count(st, side, f) for f in range(FORK_COUNT)] == list(fork_counts[side]), f"fork counts {side}"
     np.testing.assert_array_equal(st.pat_count, patterns)
     np.testing.assert_array_equal(st.score_sum, sums)
+
+
+@pytest.mark.parametrize("rule", [RULE_FREESTYLE, RULE_CONTINUOUS])
+def test_under_freestyle_the_fifth_cell_a_side_never_changes_a_pattern(rule):
+    """What a freestyle state's four-a-side window rests on (``brain.patterns.window``): over every 10-digit key,
+    the digits of offsets -5 and +5 change no pattern; and the narrow table holds the full table's patterns."""
+    full = pattern_tables(rule)
+    keys = np.arange(TABLE_SIZE)
+    outer = [offset_weight(-WINDOW_HALF), offset_weight(WINDOW_HALF)]
+    stripped = keys - sum((keys // w) % 3 * w for w in outer)
+    np.testing.assert_array_equal(full[:, keys], full[:, stripped])
+    lines = window(rule)
+    assert lines.half == NARROW_HALF and lines.tables.shape == (2, 3 ** (2 * NARROW_HALF))
+    rng = np.random.default_rng(1)
+    for key in rng.integers(0, TABLE_SIZE, 2000):
+        digits = {o: key // offset_weight(o) % 3 for o in range(-WINDOW_HALF, WINDOW_HALF + 1) if o != 0}
+        narrow = sum(digits[o] * lines.weights[o + WINDOW_HALF] for o in digits)
+        assert list(lines.tables[:, narrow]) == list(full[:, key])
+
+
+@pytest.mark.parametrize("rule", [RULE_EXACT_FIVE, RULE_RENJU, RULE_CARO])
+def test_rules_that_need_the_fifth_cell_read_five_a_side(rule):
+    """Exactly five, renju and caro read what ends a row of five: five cells a side, the full tables."""
+    lines = window(rule)
+    assert lines.half == WINDOW_HALF
+    np.testing.assert_array_equal(lines.tables, pattern_tables(rule))
 
 
 def walk_move(board: Board, rng: random.Random) -> tuple[int, int]:
