@@ -73,7 +73,10 @@ def test_a_cluster_run_plays_the_games_of_a_run_without_dask(tmp_path, scheduler
         local = {p.name: p.read_bytes() for p in (tmp_path / "local" / folder).iterdir()}
         remote = {p.name: p.read_bytes() for p in (tmp_path / "cluster" / folder).iterdir()}
         assert sorted(remote) == sorted(local) and len(remote) == (24 if folder == "games" else 8)
-    assert (tmp_path / "cluster" / "logs" / "game00001-white-crasher.stderr").read_text() == "said on stderr\n"
+    said = "said on stderr\nfake brain: told to crash at move 6\n"
+    assert (tmp_path / "cluster" / "logs" / "game00001-white-crasher.stderr").read_text() == said
+    crashes = [r for r in result.records if r.termination is Termination.CRASH]
+    assert crashes and all(r.detail.endswith("its stderr ends: fake brain: told to crash at move 6") for r in crashes)
     assert processes_in(engines_cwd) == []
 
 
