@@ -102,16 +102,28 @@ class _Search(NamedTuple):
     limits: Int64Array
 
 
-def _fresh_search(board: Board, params: Params) -> _Search:
-    """A search of `board` under `params` that has run nothing yet."""
+def fresh_search(board: Board, params: Params, tree_bytes: int = BENCH_TREE_BYTES) -> _Search:
+    """A search of `board` under `params` that has run nothing yet, in a tree of `tree_bytes`."""
     st = search_state(board, params)
-    return _Search(st, new_tree(BENCH_TREE_BYTES), new_workspace(st.cells.shape[0]), new_vct_space(), new_limits())
+    return _Search(st, new_tree(tree_bytes), new_workspace(st.cells.shape[0]), new_vct_space(), new_limits())
+
+
+def run_iterations(run: _Search, to_move: int, iterations: int, params: Params) -> int:
+    """Run up to `iterations` of `run`'s MCTS (side to move `to_move`) in slices, as the player does, stopping early
+    once its root is proven; returns the iterations run."""
+    done = 0
+    while done < iterations and run.tree.proven[0] == 0:
+        ran = int(search(run.st, run.tree, to_move, min(2000, iterations - done), params, run.ws, run.vs, run.limits))
+        if ran == 0:
+            break
+        done += ran
+    return done
 
 
 def mcts_speed(board: Board, seconds: float, params: Params | None = None) -> float:
     """Monte's MCTS iterations per second from `board`, on a fresh tree."""
     params = params or Params()
-    st, tree, ws, vs, limits = _fresh_search(board, params)
+    st, tree, ws, vs, limits = fresh_search(board, params)
     search(st, tree, board.to_move, 16, params, ws, vs, limits)  # compile / load
     reset_tree(tree)
 
@@ -168,17 +180,12 @@ def fixed_iterations(board: Board, iterations: int, params: Params | None = None
     """Run `iterations` of Monte's MCTS from `board` on a fresh tree, in slices as the player does; return the
     iterations run (fewer if the root got proven), this thread's CPU seconds for them, and the tree's digest."""
     params = params or Params()
-    warm = _fresh_search(board, params)  # compile / load, outside the timing, in objects of its own: the run is fresh
+    warm = fresh_search(board, params)  # compile / load, outside the timing, in objects of its own: the run is fresh
     search(warm.st, warm.tree, board.to_move, 16, params, warm.ws, warm.vs, warm.limits)
-    st, tree, ws, vs, limits = _fresh_search(board, params)
-    done = 0
+    run = fresh_search(board, params)
     start = time.thread_time()
-    while done < iterations and tree.proven[0] == 0:
-        ran = int(search(st, tree, board.to_move, min(2000, iterations - done), params, ws, vs, limits))
-        if ran == 0:
-            break
-        done += ran
-    return done, time.thread_time() - start, tree_digest(tree)
+    done = run_iterations(run, board.to_move, iterations, params)
+    return done, time.thread_time() - start, tree_digest(run.tree)
 
 
 def run_fixed(iterations: int, repeats: int = 3) -> list[FixedRun]:

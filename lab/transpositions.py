@@ -18,16 +18,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from monte.brain.bench import POSITIONS, board_of
+from monte.brain.bench import POSITIONS, board_of, fresh_search, run_iterations
 from monte.brain.board import Board
-from monte.brain.limits import new_limits
-from monte.brain.mcts import search, search_state
 from monte.brain.settings import Params
-from monte.brain.threats import new_workspace
-from monte.brain.tree import M_RECLAIMS, M_ROOT, Tree, new_tree
-from monte.brain.vct import new_vct_space
+from monte.brain.tree import M_RECLAIMS, M_ROOT, Tree
 
-SLICE = 5000
 TREE_BYTES = 1024 * 1024 * 1024
 """Room for a million iterations and more without a reclaim (which would collapse what it counts); memory is taken
 only as the tree grows."""
@@ -65,14 +60,9 @@ def positions_of(tree: Tree, zobrist: np.ndarray, to_move: int) -> dict[int, lis
 def sharing(board: Board, iterations: int) -> Sharing:
     """Search `board` for `iterations` MCTS iterations (fewer if it is proved first) and count what it holds twice."""
     params = Params()
-    st = search_state(board, params)
-    tree, ws, vs, limits = new_tree(TREE_BYTES), new_workspace(st.cells.shape[0]), new_vct_space(), new_limits()
-    done = 0
-    while done < iterations:
-        ran = int(search(st, tree, board.to_move, min(SLICE, iterations - done), params, ws, vs, limits))
-        done += ran
-        if ran == 0:
-            break
+    run = fresh_search(board, params, TREE_BYTES)
+    done = run_iterations(run, board.to_move, iterations, params)
+    st, tree = run.st, run.tree
     if tree.meta[M_RECLAIMS]:
         raise RuntimeError(f"the tree was reclaimed after {done} iterations: give it more room than {TREE_BYTES}")
     held = positions_of(tree, st.zobrist, board.to_move)
