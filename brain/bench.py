@@ -170,7 +170,7 @@ def tree_digest(tree: Tree) -> str:
     nodes = int(tree.meta[M_NODE_NEXT])
     edges = int(tree.meta[M_EDGE_NEXT])
     h = hashlib.sha1()
-    for array in (tree.move[:nodes], tree.visits[:nodes], tree.wsum[:nodes], tree.proven[:nodes],
+    for array in (tree.visits[:nodes], tree.wsum[:nodes], tree.proven[:nodes],
                   tree.e_move[:edges], tree.e_prior[:edges], tree.e_child[:edges]):
         h.update(array.tobytes())
     return h.hexdigest()[:12]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from monte.brain.codes import UNKNOWN_LOSS_PLIES
 from monte.brain.limits import SearchLimits
 from monte.brain.position import State
-from monte.brain.root_filter import FILTER_SPLIT, root_children
+from monte.brain.root_filter import FILTER_SPLIT, root_children, root_moves
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.tree import Tree
@@ -23,6 +23,7 @@ def measure_defences(threats: ThreatSearch, st: State, tree: Tree, color: int, l
     check with a share of the time before the hard deadline; its length goes to `loss_plies`. A move whose
     refutation is not found is a defence the opponent has yet to see through: the search stops there."""
     pending = sorted((c for c in root_children(tree) if c not in loss_plies), key=lambda c: -int(tree.visits[c]))
+    moves = root_moves(tree)
     for i, c in enumerate(pending):
         if limits.stopped():
             return
@@ -30,7 +31,7 @@ def measure_defences(threats: ThreatSearch, st: State, tree: Tree, color: int, l
         nodes = threats.nodes_for(share, limits)
         if nodes <= 0:
             return
-        plies = threats.opponent_vct_after(st, int(tree.move[c]), color, nodes, limits)
+        plies = threats.opponent_vct_after(st, moves[c], color, nodes, limits)
         if plies == 0:
             return  # not found: UNKNOWN_LOSS_PLIES, the longest
         loss_plies[c] = plies

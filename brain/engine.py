@@ -36,14 +36,14 @@ from monte.brain.mcts import expand_root, search_state
 from monte.brain.player import MoveChoice, ThinkLimits
 from monte.brain.position import State, new_state
 from monte.brain.quiet_threats import QuietThreats
-from monte.brain.root_filter import RootFilter
+from monte.brain.root_filter import RootFilter, root_moves
 from monte.brain.settings import Options, Params
 from monte.brain.slices import run_slices
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threads import Team, Threads, tree_share, usable_threads
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.timecontrol import LeaderWatch
-from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, children, new_tree, reset_tree
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, child_moves, new_tree, reset_tree
 from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.warmup import warm_up
 
@@ -122,7 +122,7 @@ class MctsPlayer:
         if count == 0:  # lost at once or the board is full: any legal move will do
             return move_report.fallback(board, started, "no saving move")
         if count == 1:
-            move = int(tree.move[children(tree, root)[0]])
+            move = int(child_moves(tree, root)[0])
             wins = board.is_empty(*board.coords(move)) and board.judge(*board.coords(move)) == MOVE_WINS
             return move_report.report(board, tree, started, 0, move, "forced", mate=1 if wins else 0)
 
@@ -179,7 +179,7 @@ class MctsPlayer:
             child = longest_defence(tree, loss_plies)
             note = f"lost, longest defence ({loss_length(child, loss_plies)} plies)"
             mate = -loss_length(child, loss_plies)
-        return move_report.report(board, tree, started, iterations, int(tree.move[child]), note, mate=mate)
+        return move_report.report(board, tree, started, iterations, root_moves(tree)[child], note, mate=mate)
 
     # --- the tree and the scratch space -----------------------------------------------------------------------
     def _workspace_for(self, st: State) -> Workspace:

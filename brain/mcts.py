@@ -5,7 +5,9 @@ tournament runner weighs one against the other (``pbrain-monte --set rollout_pli
 
 The tree (``brain.tree``) gives an expanded node an edge block -- each move with its prior -- and a child a node of
 its own only when the search first goes into it; it is allocated once and reused across moves: a node's subtree
-survives when the game goes through it. When too little room is left for an iteration the search reclaims what
+survives when the game goes through it. It is a graph: two move orders that reach one position share its node, its
+statistics and its subtree (``Params.graph``; a node of the 15x15 middle game's tree is otherwise a copy a quarter to
+nearly half of the time). When too little room is left for an iteration the search reclaims what
 the root no longer reaches and, if need be, the children of its least visited nodes (``brain.tree.reclaim``), so a
 long think keeps deepening. Python calls ``search`` in short slices and looks at the tree between them; a stop
 (YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a slice, through the limits array every
@@ -33,8 +35,8 @@ from monte.brain.position import (
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, find_vcf, generate_moves, is_renju_black
 from monte.brain.tree import (
-    M_EXPANDED, M_MAKES, M_MAXDEPTH, M_PROVEN_ENDS, M_ROOT, M_STEPS, M_VCF_NODES, M_VCT_NODES, MAX_VISITS, RECLAIM_TARGET,
-    Tree, new_block, new_node, reclaim, room,
+    M_EXPANDED, M_MAKES, M_MAXDEPTH, M_MERGED, M_PROVEN_ENDS, M_ROOT, M_STEPS, M_VCF_NODES, M_VCT_NODES, MAX_VISITS,
+    RECLAIM_TARGET, Tree, enter_position, find_position, new_block, new_node, reclaim, room,
 )
 from monte.brain.vct import VctSpace, find_vct
 
@@ -284,13 +286,28 @@ def _settle(tree: Tree, node: int) -> None:
 
 
 @kernel
-def _unwind(st: State, tree: Tree, path: Int32Array, made: int, depth: int) -> int:
-    """Take back the moves of `path` made below `depth` (the board holds the moves of path[1..made]); returns the
-    new count of moves made, `depth` or fewer."""
+def _unwind(st: State, path_moves: Int32Array, made: int, depth: int) -> int:
+    """Take back the moves made below `depth` (the board holds path_moves[1..made]); returns the new count of moves
+    made, `depth` or fewer."""
     while made > depth:
-        unmake(st, int(tree.move[path[made]]))
+        unmake(st, path_moves[made])
         made -= 1
     return made
+
+
+@kernel
+def _child_node(tree: Tree, key: np.uint64, p: Params) -> int:
+    """The node for a child whose position has Zobrist hash `key`: the node another move order already gave that
+    position (``p.graph``), else a new one, entered in the transposition table; -1 when no node fits."""
+    if p.graph != 0:
+        known = find_position(tree, key)
+        if known >= 0:
+            tree.meta[M_MERGED] += 1
+            return known
+    child = new_node(tree)
+    if child >= 0 and p.graph != 0:
+        enter_position(tree, key, child)
+    return child
 
 
 @kernel
@@ -364,13 +381,17 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     only the part of the old path below where the new one leaves it is unmade (``made`` moves, path[1..made], are
     on the board). Where an iteration reads the state -- at a node without children -- it is that node's: the old
     path cannot have gone deeper through a node without children. Everything is unmade before returning, and before
-    a reclaim (which may free the old path's nodes).
+    a reclaim (which may free the old path's nodes). The path keeps its moves and its positions' hashes: a node is a
+    position that several move orders may share (``brain.tree``), so the move into it is the path's, not the node's.
 
     An iteration makes at most one expansion and one node; when they might not fit, the tree is reclaimed first.
     The search stops short of MAX_VISITS at the root (visits are int32). It counts what its iterations do -- tree
     steps, moves made, expansions, proven ends, in-tree VCF and VCT nodes -- in the tree's meta (``brain.tree``
     M_STEPS...), a few integer adds an iteration, for ``brain.thinkprofile``."""
     path = ws.path
+    path_moves = ws.path_moves
+    keys = ws.path_keys
+    keys[0] = st.hash[0]  # the root's position: nothing is made yet
     made = 0
     moves = ws.moves
     values = ws.values
@@ -384,7 +405,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
         if tree.proven[root] != 0 or tree.visits[root] >= MAX_VISITS or charge(limits):
             break
         if not room(tree, 1, p.max_children + 1):
-            made = _unwind(st, tree, path, made, 0)
+            made = _unwind(st, path_moves, made, 0)
             reclaim(tree, RECLAIM_TARGET)
         node = root
         c = color
@@ -415,7 +436,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 tree.meta[M_EXPANDED] += 1
             e = _select(tree, node, p)
             if e < 0 and tree.e_prior[tree.block[node]] > 0.0:  # every child lost, but some moves were left out
-                made = _unwind(st, tree, path, made, depth)
+                made = _unwind(st, path_moves, made, depth)
                 if _widen(st, tree, node, c, p, ws):
                     e = _select(tree, node, p)
             if e < 0:  # every child lost: settle below
@@ -423,27 +444,31 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                 value = float(tree.proven[node]) if tree.proven[node] != 0 else -1.0
                 break
             child = tree.e_child[e]
+            move = int(tree.e_move[e])
+            key = keys[depth] ^ st.zobrist[c - 1, move]
             if child < 0:
-                child = new_node(tree, int(tree.e_move[e]))
+                child = _child_node(tree, key, p)
                 if child < 0:  # no room even after a reclaim: value the node as a leaf
-                    made = _unwind(st, tree, path, made, depth)
+                    made = _unwind(st, path_moves, made, depth)
                     value, proof = evaluate(st, c, p)
                     break
                 tree.e_child[e] = child
             if made <= depth or path[depth + 1] != child:  # leaving the moves already made
-                made = _unwind(st, tree, path, made, depth)
-                make(st, int(tree.move[child]), c)
+                made = _unwind(st, path_moves, made, depth)
+                make(st, move, c)
                 tree.meta[M_MAKES] += 1
                 made = depth + 1
             c = 3 - c
             node = child
             depth += 1
             path[depth] = node
+            path_moves[depth] = move
+            keys[depth] = key
             if _fours_proof_due(tree, node, p):
-                made = _unwind(st, tree, path, made, depth)
+                made = _unwind(st, path_moves, made, depth)
                 _fours_proof(st, tree, node, c, p, ws, limits)
             if depth <= p.vct_depth and _threat_proof_due(tree, node, p):
-                made = _unwind(st, tree, path, made, depth)  # the board must hold this node's position
+                made = _unwind(st, path_moves, made, depth)  # the board must hold this node's position
                 before = limits[L_NODES]
                 _threat_proof(st, tree, node, c, p, vs, limits)
                 vct_nodes += limits[L_NODES] - before
@@ -452,7 +477,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
         tree.meta[M_STEPS] += depth
         back_up(tree, path, depth, value)
         done += 1
-    _unwind(st, tree, path, made, 0)
+    _unwind(st, path_moves, made, 0)
     tree.meta[M_MAXDEPTH] = deepest
     tree.meta[M_VCT_NODES] += vct_nodes
     tree.meta[M_VCF_NODES] += limits[L_NODES] - charged - done - vct_nodes
@@ -522,7 +547,7 @@ def expand_root(st: State, tree: Tree, color: int, p: Params, limit: int, ws: Wo
         reclaim(tree, RECLAIM_TARGET)
     for e in range(h + 1, h + 1 + n):
         if tree.e_child[e] < 0:
-            c = new_node(tree, int(tree.e_move[e]))
+            c = _child_node(tree, st.hash[0] ^ st.zobrist[color - 1, tree.e_move[e]], p)
             if c < 0:
                 return 0
             tree.e_child[e] = c

@@ -14,7 +14,7 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.mcts import best_child
 from monte.brain.player import MoveChoice, SearchInfo
-from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, fill
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, fill, move_to
 
 MAX_PV_PLIES = 30             # the longest principal variation reported
 
@@ -49,10 +49,11 @@ def search_info(board: Board, tree: Tree, started: float, iterations: int, move:
 
 def progress_info(board: Board, tree: Tree, started: float, iterations: int) -> SearchInfo | None:
     """What a search still running has found so far (its favourite move), or None before it has one."""
-    child = int(best_child(tree, int(tree.meta[M_ROOT])))
+    root = int(tree.meta[M_ROOT])
+    child = int(best_child(tree, root))
     if child < 0:
         return None
-    return search_info(board, tree, started, iterations, board.coords(int(tree.move[child])), "searching")
+    return search_info(board, tree, started, iterations, board.coords(move_to(tree, root, child)), "searching")
 
 
 def winrate(tree: Tree, root: int) -> float:
@@ -70,10 +71,11 @@ def principal_variation(board: Board, tree: Tree, root: int, length: int = MAX_P
     line = []
     node = root
     while len(line) < length and tree.block[node] >= 0:
-        node = int(best_child(tree, node))
-        if node < 0 or tree.visits[node] == 0:
+        child = int(best_child(tree, node))
+        if child < 0 or tree.visits[child] == 0:
             break
-        line.append(board.coords(int(tree.move[node])))
+        line.append(board.coords(move_to(tree, node, child)))
+        node = child
     return line
 
 

@@ -20,7 +20,7 @@ from monte.brain.settings import Options
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch, pv_plies
 from monte.brain.threats import Workspace, opponent_vcf_after
-from monte.brain.tree import M_ROOT, Tree, child_priors, children
+from monte.brain.tree import M_ROOT, Tree, child_moves, child_priors, children
 
 SAFETY_VCF_PLIES = 30
 SAFETY_VCF_NODES = 6_000
@@ -30,6 +30,12 @@ FILTER_SPLIT = 6              # a root move's check against the opponent's VCT m
 def root_children(tree: Tree) -> list[int]:
     """The root's children (their nodes: ``mcts.expand_root`` gives each one)."""
     return children(tree, int(tree.meta[M_ROOT])).tolist()
+
+
+def root_moves(tree: Tree) -> dict[int, int]:
+    """The move into each root child, by node (a node has no move of its own: ``brain.tree``)."""
+    root = int(tree.meta[M_ROOT])
+    return dict(zip(children(tree, root).tolist(), child_moves(tree, root).tolist()))
 
 
 def root_priors(tree: Tree) -> dict[int, float]:
@@ -80,20 +86,21 @@ class RootFilter:
         A pass that would leave no move standing is undone: when everything loses, the moves that lose only to the
         deeper threat are the ones to choose among (the opponent still has to find the win)."""
         children = root_children(tree)
+        moves = root_moves(tree)
         loss_plies: dict[int, int] = {}
 
         def refuted_by_vcf(c: int) -> int:
-            lost = opponent_vcf_after(st, int(tree.move[c]), color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws,
+            lost = opponent_vcf_after(st, moves[c], color, SAFETY_VCF_PLIES, SAFETY_VCF_NODES, ws,
                                       limits.array)
             return pv_plies(ws.pv) if lost else 0
 
         prior = root_priors(tree)
-        by_promise = sorted(children, key=lambda c: (int(tree.move[c]) not in zone, -prior[c]))
+        by_promise = sorted(children, key=lambda c: (moves[c] not in zone, -prior[c]))
 
         def refuted_by_vct(c: int) -> int:
             left = by_promise.index(c)
             share = (budget_end - limits.now()) / max(1, min(len(by_promise) - left, FILTER_SPLIT))
-            return self.threats.opponent_vct_after(st, int(tree.move[c]), color,
+            return self.threats.opponent_vct_after(st, moves[c], color,
                                                    self.threats.nodes_for(share, limits), limits)
 
         if not mark_refuted(tree, children, refuted_by_vcf, budget_end, limits, loss_plies) and threatened:
@@ -106,10 +113,11 @@ class RootFilter:
         (``brain.quiet_threats``), the most visited first (then by prior), until the move's clock reaches
         `budget_end`; a pass that would leave no move standing is undone (``mark_refuted``)."""
         prior = root_priors(tree)
+        moves = root_moves(tree)
         order = sorted(root_children(tree), key=lambda c: (-int(tree.visits[c]), -prior[c]))
 
         def refuted_by_quiet(c: int) -> int:
-            move = int(tree.move[c])
+            move = moves[c]
             make(st, move, color)
             try:
                 win = quiet.find(st, 3 - color, budget, limits, budget_end)
@@ -128,11 +136,12 @@ class RootFilter:
         child = int(best_child(tree, root))
         if not threatened:
             return child
+        moves = root_moves(tree)
         for _ in range(self.options.checked_choices):
             if tree.proven[child] != 0 or tree.proven[root] != 0 or limits.stopped():
                 break
             nodes = self.threats.nodes_for(0.5 * (limits.hard_deadline - limits.now()) - RESERVE_MIN_SECONDS, limits)
-            plies = self.threats.opponent_vct_after(st, int(tree.move[child]), color, nodes, limits)
+            plies = self.threats.opponent_vct_after(st, moves[child], color, nodes, limits)
             if plies == 0:
                 break
             tree.proven[child] = 1

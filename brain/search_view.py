@@ -17,7 +17,7 @@ from monte.brain.engine import MctsPlayer
 from monte.brain.move_report import principal_variation
 from monte.brain.player import SearchInfo
 from monte.brain.player import ThinkLimits
-from monte.brain.tree import M_ROOT, Tree, child_priors, children
+from monte.brain.tree import M_ROOT, Tree, child_moves, child_priors, children
 
 PROOF_WIN = "win"
 PROOF_LOSS = "loss"
@@ -160,9 +160,9 @@ def _winrate(tree: Tree, node: int) -> float:
     return 0.5 if visits == 0 else float(0.5 + 0.5 * tree.wsum[node] / visits)
 
 
-def _line(board: Board, tree: Tree, node: int, length: int = 10) -> list[tuple[int, int]]:
-    """The move into `node` and the most-visited line below it (as the engine's own MESSAGE reports it)."""
-    return [board.coords(int(tree.move[node])), *principal_variation(board, tree, node, length - 1)]
+def _line(board: Board, tree: Tree, move: int, node: int, length: int = 10) -> list[tuple[int, int]]:
+    """`move` into `node` and the most-visited line below it (as the engine's own MESSAGE reports it)."""
+    return [board.coords(move), *principal_variation(board, tree, node, length - 1)]
 
 
 def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen: tuple[int, int],
@@ -170,8 +170,9 @@ def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen:
     note = report.note
     threat_win = note == "vcf" or note.startswith("vct")
     stats = []
-    for child, prior in zip(children(tree, root).tolist(), child_priors(tree, root).tolist()):
-        move = board.coords(int(tree.move[child]))
+    for child, index, prior in zip(children(tree, root).tolist(), child_moves(tree, root).tolist(),
+                                   child_priors(tree, root).tolist()):
+        move = board.coords(index)
         proven = int(tree.proven[child])  # from the opponent's side: -1 means the move wins
         proof, proof_by = "", ""
         if threat_win and move == chosen:
@@ -181,7 +182,7 @@ def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen:
         elif proven == 1:
             proof, proof_by = PROOF_LOSS, "refuted" if child in refuted else "solver"
         winrate = {PROOF_WIN: 1.0, PROOF_LOSS: 0.0}.get(proof, _winrate(tree, child))
-        line = report.pv if proof_by in ("vcf", "vct") else _line(board, tree, child)  # the threat win's line
+        line = report.pv if proof_by in ("vcf", "vct") else _line(board, tree, index, child)  # the threat win's line
         stats.append(MoveStats(move, int(tree.visits[child]), winrate, prior, proof, proof_by, line))
     stats.sort(key=lambda s: (s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
     return stats
@@ -191,7 +192,8 @@ def _subtree(board: Board, tree: Tree, node: int, move: tuple[int, int] | None, 
              width: int) -> TreeNode:
     kids = []
     if depth > 0:
-        slots = sorted(children(tree, node).tolist(), key=lambda c: -int(tree.visits[c]))
-        kids = [_subtree(board, tree, c, board.coords(int(tree.move[c])), depth - 1, width)
-                for c in slots[:width] if tree.visits[c] > 0 or tree.proven[c] != 0]
+        slots = sorted(zip(children(tree, node).tolist(), child_moves(tree, node).tolist()),
+                       key=lambda kid: -int(tree.visits[kid[0]]))
+        kids = [_subtree(board, tree, c, board.coords(m), depth - 1, width)
+                for c, m in slots[:width] if tree.visits[c] > 0 or tree.proven[c] != 0]
     return TreeNode(move, int(tree.visits[node]), _winrate(tree, node), int(tree.proven[node]), kids)

@@ -37,7 +37,7 @@ from monte.brain.limits import L_NODES, L_STOP, SearchLimits, new_limits
 from monte.brain.mcts import expand_root, search, search_state
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace, new_workspace
-from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, children, new_tree
+from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, child_moves, children, new_tree
 from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.vct import VctSpace, clear_vct_space, new_vct_space
 
@@ -126,10 +126,9 @@ class Helper:
         if expand_root(st, tree, color, params, options.root_children, self.ws, self.limits) == 0:
             return
         _add_root_noise(tree, np.random.default_rng(seed))
-        kids = children(tree, int(tree.meta[M_ROOT]))
-        self.root_children = {int(tree.move[c]): int(c) for c in kids}
-        params = params._replace(c_puct=params.c_puct * HELPER_CPUCT_SCALE)
         root = int(tree.meta[M_ROOT])
+        self.root_children = dict(zip(child_moves(tree, root).tolist(), children(tree, root).tolist()))
+        params = params._replace(c_puct=params.c_puct * HELPER_CPUCT_SCALE)
         while self.limits[L_STOP] == 0 and tree.proven[root] == 0 and time.monotonic() < stop_at:
             self._apply_refutations(tree)
             done = int(search(st, tree, color, HELPER_BATCH, params, self.ws, self.space, self.limits))
@@ -157,7 +156,8 @@ def _add_root_noise(tree: Tree, rng: np.random.Generator) -> None:
 
 def lost_root_moves(tree: Tree) -> set[int]:
     """The root moves the main tree has marked lost (the root filter's refutations)."""
-    return {int(tree.move[c]) for c in children(tree, int(tree.meta[M_ROOT])) if tree.proven[c] == 1}
+    root = int(tree.meta[M_ROOT])
+    return {m for c, m in zip(children(tree, root).tolist(), child_moves(tree, root).tolist()) if tree.proven[c] == 1}
 
 
 def merge_root(main: Tree, other: Tree, other_children: dict[int, int]) -> None:
@@ -167,7 +167,7 @@ def merge_root(main: Tree, other: Tree, other_children: dict[int, int]) -> None:
     in place while its thread runs."""
     root = int(main.meta[M_ROOT])
     o_root = int(other.meta[M_ROOT])
-    index = {int(main.move[c]): int(c) for c in children(main, root)}
+    index = dict(zip(child_moves(main, root).tolist(), children(main, root).tolist()))
     added = 0
     for move, oc in other_children.items():
         c = index.get(move, -1)

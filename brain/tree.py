@@ -1,23 +1,31 @@
-"""The search tree's storage: a node for each position the search went into, compact edges for the moves of an
-expanded node, and reclaiming what can no longer matter when the memory granted runs short.
+"""The search's storage: a node for each position the search went into, compact edges for the moves of an expanded
+node, a transposition table that lets two move orders share one node, and reclaiming what can no longer matter when
+the memory granted runs short.
 
 Layout. Nodes and edges are two arenas of parallel arrays. An expansion writes one *edge block*: a header
 (``e_move`` = the number of moves, ``e_child`` = the node that owns the block, ``e_prior`` = how many moves worth
 searching the move generator left out at its limit: 0 when the block holds them all) and one edge per move (``e_move``,
 ``e_prior``, ``e_child`` = the child's node, -1 until the search first goes into it): 10 bytes a move. A node --
-move, edge block, visits, value sum, proof, mark: NODE_BYTES -- is made only on a child's first visit, so the up
-to 24 moves of an expansion, most never visited, cost 10 bytes each instead of a node each.
+edge block, visits, value sum, proof, mark: NODE_BYTES -- is made only on a child's first visit, so the up to 24
+moves of an expansion, most never visited, cost 10 bytes each instead of a node each.
 
-Budget. The byte budget is split between the arenas (NODE_SHARE of it for nodes: about what a long search that
-reclaims keeps of each), each allocated once with ``np.empty``: address space, whose pages become resident only as
-the search first writes them, so a tree never holds more than its budget and a short search holds far less.
+A graph, not a tree. A node is a position, not a path: the search (``brain.mcts``, ``Params.graph``) looks a new
+child's position up in the transposition table (``find_position``) and, when another move order reached it first,
+points the edge at that node, so both lines share its visits, values, proofs and subtree. So a node has no move of its
+own -- the move into it is its parent's edge's (``child_moves``) -- and may have several parents; the walks below go
+into each node once. Positions only gain stones, so there are no cycles.
+
+Budget. The byte budget pays for the transposition table first (``table_slots``: about half a slot a node), then is
+split between the arenas (NODE_SHARE of the rest for nodes: about what a long search that reclaims keeps of each),
+each allocated once with ``np.empty`` (the table with ``np.zeros``): address space, whose pages become resident only
+as the search first writes them, so a tree never holds more than its budget and a short search holds far less.
 
 Reclaiming (``reclaim``, when the search finds too little room for an iteration, and when the root moves down the
 tree between moves). Everything that the root does not reach goes: the subtrees off the moves played since the tree
 was built. If the rest still fills more than ``target`` of either arena, every node with fewer visits than a
 threshold -- the smallest that brings both under the target, counted exactly to 64 visits, by doublings above --
 loses its children: it stays a leaf with its visits, value and proof, and is expanded again if the search comes
-back to it. Nodes never move (freed ones go to a free list), so the root's children keep their ids across a
+back to it (a child another parent keeps stays). The table forgets the nodes freed. Nodes never move (freed ones go to a free list), so the root's children keep their ids across a
 reclaim; edge blocks slide down over the freed ones, each header naming the owner whose ``block`` follows it.
 
 Statistics: visits int32 (the search stops before MAX_VISITS), value sums float64 -- a mean stays exact to 1e-7
@@ -34,7 +42,8 @@ import numpy as np
 from monte.brain.board import MAX_SIZE
 from monte.brain.jit import kernel
 
-NODE_BYTES = 2 + 4 + 4 + 8 + 1 + 1  # move, block, visits, wsum, proven, mark
+NODE_BYTES = 4 + 4 + 8 + 1 + 1      # block, visits, wsum, proven, mark
+TABLE_BYTES = 8 + 4                 # a transposition table slot: key, node + 1
 EDGE_BYTES = 2 + 4 + 4              # e_move, e_prior, e_child
 MIN_TREE_BYTES = 64 * 1024          # room for a root and its children whatever the budget asked
 NODE_SHARE = 0.3                    # of the budget, for nodes
@@ -63,13 +72,14 @@ M_EXPANDED = 12   # kept from the iteration before), expansions, iterations that
 M_PROVEN_ENDS = 13  # nodes of the threat searches run inside the tree: VCF at an expansion, VCT proofs near the
 M_VCF_NODES = 14  # root
 M_VCT_NODES = 15
-META_SLOTS = 16
+M_TABLE_USED = 16  # positions entered in the transposition table since it was last cleared
+M_MERGED = 17     # children found in the table (a position another path had reached) since the last reset
+META_SLOTS = 18
 
 
 class Tree(NamedTuple):
     """The search tree's arenas (see the module docstring)."""
 
-    move: np.ndarray        # int16: the move that leads to the node
     block: np.ndarray       # int32: the node's edge block (its header), -1 if not expanded; free list link if free
     visits: np.ndarray      # int32
     wsum: np.ndarray        # float64: value sum, from the player who moved into the node
@@ -78,6 +88,8 @@ class Tree(NamedTuple):
     e_move: np.ndarray      # int16: the edge's move (header: the number of moves)
     e_prior: np.ndarray     # float32 (header: the moves left out)
     e_child: np.ndarray     # int32: the child's node, -1 if never visited (header: the owner)
+    t_key: np.ndarray       # uint64[2^k]: the transposition table: a position's Zobrist hash,
+    t_node: np.ndarray      # int32[2^k]: ...and its node + 1 (0: an empty slot)
     stack_node: np.ndarray  # int32[STACK]: a reclaim's walk down the tree
     stack_edge: np.ndarray  # int32[STACK]
     tally: np.ndarray       # int64[2, BUCKETS]: a reclaim's count of nodes and edges by visits (``_bucket``)
@@ -90,10 +102,11 @@ def new_tree(budget: int) -> Tree:
     The arenas are left unwritten: a slot is written in full when it is taken, so a large tree costs no time to
     make and its memory becomes resident only as the search fills it."""
     budget = max(budget, MIN_TREE_BYTES)
-    nodes = min(int(NODE_SHARE * budget) // NODE_BYTES, MAX_INDEX)
-    edges = min((budget - nodes * NODE_BYTES) // EDGE_BYTES, MAX_INDEX)
+    slots = table_slots(budget)
+    arenas = budget - slots * TABLE_BYTES
+    nodes = min(int(NODE_SHARE * arenas) // NODE_BYTES, MAX_INDEX)
+    edges = min((arenas - nodes * NODE_BYTES) // EDGE_BYTES, MAX_INDEX)
     tree = Tree(
-        move=np.empty(nodes, dtype=np.int16),
         block=np.empty(nodes, dtype=np.int32),
         visits=np.empty(nodes, dtype=np.int32),
         wsum=np.empty(nodes, dtype=np.float64),
@@ -102,6 +115,8 @@ def new_tree(budget: int) -> Tree:
         e_move=np.empty(edges, dtype=np.int16),
         e_prior=np.empty(edges, dtype=np.float32),
         e_child=np.empty(edges, dtype=np.int32),
+        t_key=np.zeros(slots, dtype=np.uint64),
+        t_node=np.zeros(slots, dtype=np.int32),
         stack_node=np.empty(STACK, dtype=np.int32),
         stack_edge=np.empty(STACK, dtype=np.int32),
         tally=np.zeros((2, BUCKETS), dtype=np.int64),
@@ -112,14 +127,28 @@ def new_tree(budget: int) -> Tree:
     return tree
 
 
+def table_slots(budget: int) -> int:
+    """The transposition table's slots for a tree of `budget` bytes: a power of two, about half the nodes the tree
+    can hold (a slot is taken by each new position, and a collision only costs a merge: the newer position wins)."""
+    nodes = max(int(NODE_SHARE * budget) // NODE_BYTES, 2)
+    return 1 << max((nodes // 2).bit_length() - 1, 4)
+
+
 @kernel
-def _init_node(tree: Tree, n: int, move: int) -> None:
-    tree.move[n] = move
+def _init_node(tree: Tree, n: int) -> None:
     tree.block[n] = -1
     tree.visits[n] = 0
     tree.wsum[n] = 0.0
     tree.proven[n] = 0
     tree.mark[n] = 0
+
+
+@kernel
+def _clear_table(tree: Tree) -> None:
+    """Empty the transposition table (not written at all while it is empty: its pages stay unresident)."""
+    if tree.meta[M_TABLE_USED] > 0:
+        tree.t_node[:] = 0
+        tree.meta[M_TABLE_USED] = 0
 
 
 @kernel
@@ -135,22 +164,43 @@ def reset_tree(tree: Tree) -> None:
     m[M_RECLAIMS] = 0
     m[M_THRESHOLD] = 0
     m[M_MADE] = 1
-    for i in range(M_STEPS, META_SLOTS):
+    for i in range(M_STEPS, M_VCT_NODES + 1):
         m[i] = 0
-    _init_node(tree, 0, -1)
+    m[M_MERGED] = 0
+    _clear_table(tree)
+    _init_node(tree, 0)
+
+
+@kernel
+def find_position(tree: Tree, key: np.uint64) -> int:
+    """The node the transposition table holds for the position of Zobrist hash `key`, or -1."""
+    slot = key & np.uint64(tree.t_key.shape[0] - 1)
+    if tree.t_node[slot] > 0 and tree.t_key[slot] == key:
+        return tree.t_node[slot] - 1
+    return -1
+
+
+@kernel
+def enter_position(tree: Tree, key: np.uint64, node: int) -> None:
+    """Let the transposition table name `node` for the position of hash `key` (over whatever held its slot)."""
+    slot = key & np.uint64(tree.t_key.shape[0] - 1)
+    if tree.t_node[slot] == 0:
+        tree.meta[M_TABLE_USED] += 1
+    tree.t_key[slot] = key
+    tree.t_node[slot] = node + 1
 
 
 @kernel
 def room(tree: Tree, nodes: int, edges: int) -> bool:
     """Whether `nodes` more nodes and `edges` more edges (block headers included) fit now."""
     m = tree.meta
-    return (m[M_NODE_NEXT] + nodes - m[M_FREE_COUNT] <= tree.move.shape[0]
+    return (m[M_NODE_NEXT] + nodes - m[M_FREE_COUNT] <= tree.block.shape[0]
             and m[M_EDGE_NEXT] + edges <= tree.e_move.shape[0])
 
 
 @kernel
-def new_node(tree: Tree, move: int) -> int:
-    """A fresh node (no children, no visits) for `move`, or -1 when none fits."""
+def new_node(tree: Tree) -> int:
+    """A fresh node (no children, no visits), or -1 when none fits."""
     m = tree.meta
     n = m[M_FREE]
     if n >= 0:
@@ -158,11 +208,11 @@ def new_node(tree: Tree, move: int) -> int:
         m[M_FREE_COUNT] -= 1
     else:
         n = m[M_NODE_NEXT]
-        if n >= tree.move.shape[0]:
+        if n >= tree.block.shape[0]:
             return -1
         m[M_NODE_NEXT] = n + 1
     m[M_MADE] += 1
-    _init_node(tree, n, move)
+    _init_node(tree, n)
     return n
 
 
@@ -207,17 +257,15 @@ def _threshold(bucket: int) -> int:
 
 
 @kernel
-def _walk(tree: Tree, threshold: int, marking: bool) -> None:
-    """Go depth first over the nodes the root reaches. Tallying (not `marking`): count each expanded node's edges,
-    and its visited children's nodes, in the bucket of its visits. Marking: mark every node reached; a node other
-    than the root with fewer than `threshold` visits loses its children (they are not reached)."""
+def _tally(tree: Tree) -> None:
+    """Count what the root reaches by the visits that keep it: each expanded node's block (its header and edges) in
+    the bucket of the node's visits, each node in the bucket of its most visited parent's -- the node stays as long
+    as one of its parents keeps its children. Depth first, each node gone into once (``mark`` holds the best parent
+    bucket + 1 until the count is done)."""
     root = tree.meta[M_ROOT]
     sn = tree.stack_node
     se = tree.stack_edge
-    if marking:
-        tree.mark[root] = 1
-    else:
-        tree.tally[0, ROOT_BUCKET] += 1
+    tree.mark[root] = ROOT_BUCKET + 1
     top = 0
     sn[0] = root
     se[0] = -1
@@ -228,29 +276,85 @@ def _walk(tree: Tree, threshold: int, marking: bool) -> None:
             if h < 0:
                 top -= 1
                 continue
-            if marking and n != root and tree.visits[n] < threshold:
-                tree.block[n] = -1
-                top -= 1
-                continue
-            if not marking:
-                tree.tally[1, _bucket(tree, n)] += tree.e_move[h] + 1
+            tree.tally[1, _bucket(tree, n)] += tree.e_move[h] + 1
             se[top] = h + 1
         e = se[top]
         end = h + 1 + tree.e_move[h]
-        while e < end and tree.e_child[e] < 0:
+        keep = _bucket(tree, n) + 1
+        unseen = -1
+        while e < end and unseen < 0:
+            c = tree.e_child[e]
+            e += 1
+            if c >= 0:
+                if tree.mark[c] == 0:
+                    unseen = c
+                if keep > tree.mark[c]:
+                    tree.mark[c] = keep
+        se[top] = e
+        if unseen < 0:
+            top -= 1
+            continue
+        top += 1
+        sn[top] = unseen
+        se[top] = -1
+    for n in range(tree.meta[M_NODE_NEXT]):
+        if tree.mark[n] > 0:
+            tree.tally[0, tree.mark[n] - 1] += 1
+            tree.mark[n] = 0
+
+
+@kernel
+def _mark_kept(tree: Tree, threshold: int) -> None:
+    """Mark every node the root reaches, depth first, each gone into once; a node other than the root with fewer
+    than `threshold` visits loses its children (they stay only if another parent reaches them)."""
+    root = tree.meta[M_ROOT]
+    sn = tree.stack_node
+    se = tree.stack_edge
+    tree.mark[root] = 1
+    top = 0
+    sn[0] = root
+    se[0] = -1
+    while top >= 0:
+        n = sn[top]
+        h = tree.block[n]
+        if se[top] < 0:  # entering n
+            if h < 0:
+                top -= 1
+                continue
+            if n != root and tree.visits[n] < threshold:
+                tree.block[n] = -1
+                top -= 1
+                continue
+            se[top] = h + 1
+        e = se[top]
+        end = h + 1 + tree.e_move[h]
+        while e < end and (tree.e_child[e] < 0 or tree.mark[tree.e_child[e]] == 1):
             e += 1
         if e >= end:
             top -= 1
             continue
         c = tree.e_child[e]
         se[top] = e + 1
-        if marking:
-            tree.mark[c] = 1
-        else:
-            tree.tally[0, _bucket(tree, n)] += 1
+        tree.mark[c] = 1
         top += 1
         sn[top] = c
         se[top] = -1
+
+
+@kernel
+def _sweep_table(tree: Tree) -> None:
+    """Empty the transposition table's slots whose node is about to be freed (not marked)."""
+    if tree.meta[M_TABLE_USED] == 0:
+        return
+    used = 0
+    for slot in range(tree.t_node.shape[0]):
+        n = tree.t_node[slot]
+        if n > 0:
+            if tree.mark[n - 1] == 1:
+                used += 1
+            else:
+                tree.t_node[slot] = 0
+    tree.meta[M_TABLE_USED] = used
 
 
 @kernel
@@ -304,8 +408,8 @@ def reclaim(tree: Tree, target: float) -> int:
     for side in range(2):
         for b in range(BUCKETS):
             tree.tally[side, b] = 0
-    _walk(tree, 0, False)
-    node_room = target * tree.move.shape[0]
+    _tally(tree)
+    node_room = target * tree.block.shape[0]
     edge_room = target * tree.e_move.shape[0]
     k = 0
     while k < ROOT_BUCKET:
@@ -318,8 +422,9 @@ def reclaim(tree: Tree, target: float) -> int:
             break
         k += 1
     threshold = _threshold(k)
-    _walk(tree, threshold, True)
+    _mark_kept(tree, threshold)
     _compact_edges(tree)
+    _sweep_table(tree)
     _sweep_nodes(tree)
     tree.meta[M_RECLAIMS] += 1
     tree.meta[M_THRESHOLD] = threshold
@@ -330,7 +435,7 @@ def expansions_that_fit(tree: Tree, edges_each: int) -> int:
     """How many more expansions -- a node and a block of `edges_each` edges each -- fit now, one kept in hand: as
     many as ``room(tree, 1, edges_each)`` would still allow, one after another."""
     m = tree.meta
-    nodes = tree.move.shape[0] - (int(m[M_NODE_NEXT]) - int(m[M_FREE_COUNT]))
+    nodes = tree.block.shape[0] - (int(m[M_NODE_NEXT]) - int(m[M_FREE_COUNT]))
     blocks = (tree.e_move.shape[0] - int(m[M_EDGE_NEXT])) // edges_each
     return max(0, min(nodes, blocks) - 1)
 
@@ -338,7 +443,7 @@ def expansions_that_fit(tree: Tree, edges_each: int) -> int:
 def fill(tree: Tree) -> float:
     """How full the tree is: the fuller arena's share in use, 0..1 (edge blocks freed but not yet slid over count)."""
     m = tree.meta
-    return float(max((m[M_NODE_NEXT] - m[M_FREE_COUNT]) / tree.move.shape[0], m[M_EDGE_NEXT] / tree.e_move.shape[0]))
+    return float(max((m[M_NODE_NEXT] - m[M_FREE_COUNT]) / tree.block.shape[0], m[M_EDGE_NEXT] / tree.e_move.shape[0]))
 
 
 def children(tree: Tree, node: int) -> np.ndarray:
@@ -358,3 +463,23 @@ def child_priors(tree: Tree, node: int) -> np.ndarray:
         return np.zeros(0, dtype=np.float32)
     edges = slice(h + 1, h + 1 + int(tree.e_move[h]))
     return tree.e_prior[edges][tree.e_child[edges] >= 0]
+
+
+def child_moves(tree: Tree, node: int) -> np.ndarray:
+    """The moves into ``children(tree, node)``, in the same order (int32): a node has no move of its own, since two
+    move orders may share it."""
+    h = int(tree.block[node])
+    if h < 0:
+        return np.zeros(0, dtype=np.int32)
+    edges = slice(h + 1, h + 1 + int(tree.e_move[h]))
+    return tree.e_move[edges][tree.e_child[edges] >= 0].astype(np.int32)
+
+
+def move_to(tree: Tree, node: int, child: int) -> int:
+    """The move of `node`'s edge into `child` (a child of it); ValueError if none leads there."""
+    h = int(tree.block[node])
+    if h >= 0:
+        for e in range(h + 1, h + 1 + int(tree.e_move[h])):
+            if tree.e_child[e] == child:
+                return int(tree.e_move[e])
+    raise ValueError(f"node {child} is not a child of node {node}")

@@ -1,13 +1,13 @@
-"""How much of a search tree holds positions that another of its nodes holds too: what merging transpositions (one
-node for a position however its moves were ordered, a search *graph*) could save.
+"""How much of a search tree holds positions that another of its nodes holds too -- what the search graph (one node
+for a position however its moves were ordered, ``Params.graph``) saves -- and what the graph still holds twice.
 
     python -m monte.lab.transpositions [--iterations N,N,...]
 
-For each of ``monte bench``'s positions and each iteration count, a fresh search of the value network's MCTS is run,
-then its tree walked from the root, each node's position hashed from the moves of its path (the state's Zobrist
-keys). Printed: the nodes, the distinct positions, the share of the nodes whose position another node holds too, and
-the share of the visits that went to any node but each position's most visited one -- the search effort a graph
-would pool.
+For each of ``monte bench``'s positions and each iteration count, two fresh searches of the value network's MCTS are
+run, a tree (``graph=0``) and the graph, and each walked from its root, each node's position hashed from the moves of
+its path (the state's Zobrist keys). Printed for each: the nodes, the distinct positions, the share of the nodes
+whose position another node holds too, and the share of the visits that went to any node but each position's most
+visited one -- the search effort a graph pools. The graph's copies are its transposition table's collisions.
 """
 
 from __future__ import annotations
@@ -40,13 +40,18 @@ class Sharing(NamedTuple):
     """The share of the visits that went to any node but its position's most visited one."""
 
 
-def positions_of(tree: Tree, zobrist: np.ndarray, to_move: int) -> dict[int, list[int]]:
-    """Each position the tree reaches from its root (as a Zobrist hash relative to the root's) and its nodes."""
-    held: dict[int, list[int]] = defaultdict(list)
+def positions_of(tree: Tree, zobrist: np.ndarray, to_move: int) -> dict[int, set[int]]:
+    """Each position the search reaches from its root (as a Zobrist hash relative to the root's) and its nodes; a
+    node two parents share is gone into once."""
+    held: dict[int, set[int]] = defaultdict(set)
+    seen: set[int] = set()
     stack = [(int(tree.meta[M_ROOT]), 0, to_move)]
     while stack:
         node, key, color = stack.pop()
-        held[key].append(node)
+        held[key].add(node)
+        if node in seen:
+            continue
+        seen.add(node)
         h = int(tree.block[node])
         if h < 0:
             continue
@@ -57,9 +62,10 @@ def positions_of(tree: Tree, zobrist: np.ndarray, to_move: int) -> dict[int, lis
     return held
 
 
-def sharing(board: Board, iterations: int) -> Sharing:
-    """Search `board` for `iterations` MCTS iterations (fewer if it is proved first) and count what it holds twice."""
-    params = Params()
+def sharing(board: Board, iterations: int, graph: int = 0) -> Sharing:
+    """Search `board` for `iterations` MCTS iterations (fewer if it is proved first), as a tree (`graph` 0) or a
+    graph (1), and count what it holds twice."""
+    params = Params(graph=graph)
     run = fresh_search(board, params, TREE_BYTES)
     done = run_iterations(run, board.to_move, iterations, params)
     st, tree = run.st, run.tree
@@ -80,10 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     counts = [int(part) for part in args.iterations.split(",") if part]
     for name in POSITIONS:
         for count in counts:
-            s = sharing(board_of(name), count)
-            print(f"{name:18s} {s.iterations:8d} iterations: {s.nodes} nodes, {s.positions} positions; "
-                  f"{s.shared_nodes:.1%} of the nodes share their position, {s.pooled_visits:.1%} of the visits "
-                  "went to another node than their position's most visited one")
+            for graph, kind in ((0, "tree"), (1, "graph")):
+                s = sharing(board_of(name), count, graph)
+                print(f"{name:18s} {kind:5s} {s.iterations:8d} iterations: {s.nodes} nodes, {s.positions} positions;"
+                      f" {s.shared_nodes:.1%} of the nodes share their position, {s.pooled_visits:.1%} of the visits"
+                      " went to another node than their position's most visited one")
     return 0
 
 

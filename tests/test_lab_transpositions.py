@@ -1,4 +1,5 @@
-"""``python -m monte.lab.transpositions``: it finds the positions a search tree holds twice, and only those."""
+"""``python -m monte.lab.transpositions``: it finds the positions a search tree holds twice, and only those; the
+search graph holds each once."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ def test_a_tree_holds_some_positions_twice_and_each_node_is_counted_once():
     assert 0.0 < s.shared_nodes < 1.0 and 0.0 < s.pooled_visits < s.shared_nodes
 
 
+def test_the_graph_holds_each_position_once():
+    s = sharing(board_of("15x15 middle game"), 3000, graph=1)
+    assert s.iterations == 3000 and s.nodes < 3000 + 1  # some iterations went into a position reached before
+    assert s.positions == s.nodes and s.shared_nodes == 0.0  # a table of 1 GiB's slots: no collision this small
+
+
 def test_a_tree_of_single_moves_holds_no_position_twice():
     board = Board(15)
     board.place(7, 7, 1)
@@ -24,4 +31,5 @@ def test_a_tree_of_single_moves_holds_no_position_twice():
 def test_the_command_prints_a_line_a_position_and_count(capsys):
     assert main(["--iterations", "200"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3 and all("200 iterations" in line and "share their position" in line for line in lines)
+    assert len(lines) == 6 and all("200 iterations" in line and "share their position" in line for line in lines)
+    assert [" graph " in line for line in lines] == [False, True] * 3

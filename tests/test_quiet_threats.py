@@ -12,7 +12,7 @@ from monte.brain.mcts import expand_root
 from monte.brain.player import ThinkLimits
 from monte.brain.position import make, new_state, unmake
 from monte.brain.quiet_threats import QuietBudget, QuietThreats, quiet_moves
-from monte.brain.root_filter import RootFilter, root_children, root_priors
+from monte.brain.root_filter import RootFilter, root_children, root_moves, root_priors
 from monte.brain.settings import Options, Params
 from monte.brain.threat_search import ThreatSearch
 from monte.brain.threats import new_workspace
@@ -103,7 +103,7 @@ def test_the_root_filter_refuses_the_moves_that_let_the_quiet_win_in(quiet):
         assert set(loss_plies) == set(lost) and all(plies > 2 for plies in loss_plies.values())
         prior = root_priors(tree)
         best_kept = max(kept, key=lambda c: prior[c])
-        move = int(tree.move[best_kept])
+        move = root_moves(tree)[best_kept]
         make(st, move, WHITE)
         assert quiet.find(st, BLACK, QuietBudget(moves=12, vct_nodes=60_000), limits, limits.now() + 60.0) is None
         unmake(st, move)

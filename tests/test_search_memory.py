@@ -13,7 +13,7 @@ from monte.brain.board import Board
 from monte.brain.engine import MctsPlayer
 from monte.brain.jit import njit
 from monte.brain.limits import SearchLimits, new_limits
-from monte.brain.mcts import back_up, search
+from monte.brain.mcts import back_up, find_child, search
 from monte.brain.memory import DEFAULT_TREE_BYTES, reserve_bytes, tree_bytes
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
@@ -21,8 +21,9 @@ from monte.brain.settings import Options, Params
 from monte.brain.threats import new_workspace
 from monte.brain.timecontrol import LeaderWatch
 from monte.brain.tree import (
-    M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_MADE, M_NODE_NEXT, M_RECLAIMS, M_ROOT, M_THRESHOLD, MAX_VISITS, Tree,
-    children, fill, new_node, new_tree, reclaim,
+    M_BUDGET, M_EDGE_NEXT, M_FREE_COUNT, M_MADE, M_NODE_NEXT, M_RECLAIMS, M_ROOT, M_TABLE_USED, M_THRESHOLD,
+    MAX_VISITS, Tree,
+    child_moves, children, fill, move_to, new_node, new_tree, reclaim,
 )
 from monte.brain.vct import new_vct_space
 
@@ -52,16 +53,34 @@ class Grower:
 
 
 def subtree(tree: Tree, node: int) -> dict[int, tuple[int, float, int, tuple[int, ...]]]:
-    """Every node `node` reaches: its move, value sum, proof and the moves of its visited children, by node."""
+    """Every node `node` reaches (once, though two parents may share it): its visits, value sum, proof and the moves
+    of its visited children, by node."""
     found = {}
     stack = [node]
     while stack:
         n = stack.pop()
-        kids = children(tree, n).tolist()
+        if n in found:
+            continue
         found[n] = (int(tree.visits[n]), float(tree.wsum[n]), int(tree.proven[n]),
-                    tuple(int(tree.move[c]) for c in kids))
-        stack.extend(kids)
+                    tuple(child_moves(tree, n).tolist()))
+        stack.extend(children(tree, n).tolist())
     return found
+
+
+def kept_by(found: dict[int, tuple[int, float, int, tuple[int, ...]]], links: dict[int, list[int]],
+            threshold: int) -> set[int]:
+    """The nodes of `found` (a ``subtree`` of the root 0 taken before a reclaim, with each node's children `links`)
+    that a reclaim at `threshold` keeps: those the root reaches through nodes of at least `threshold` visits -- in a
+    graph, through any of their parents."""
+    kept, stack = set(), [0]
+    while stack:
+        n = stack.pop()
+        if n in kept:
+            continue
+        kept.add(n)
+        if n == 0 or found[n][0] >= threshold:
+            stack.extend(links[n])
+    return kept
 
 
 def block_edges(tree: Tree, nodes) -> int:
@@ -98,8 +117,8 @@ def test_the_player_sizes_its_tree_from_max_memory():
 @pytest.mark.parametrize("budget", [MiB, 100 * MiB, 3000 * MiB])
 def test_the_arenas_take_the_budget_and_no_more(budget):
     tree = new_tree(budget)
-    arenas = sum(array.nbytes for array in (tree.move, tree.block, tree.visits, tree.wsum, tree.proven, tree.mark,
-                                            tree.e_move, tree.e_prior, tree.e_child))
+    arenas = sum(array.nbytes for array in (tree.block, tree.visits, tree.wsum, tree.proven, tree.mark, tree.e_move,
+                                            tree.e_prior, tree.e_child, tree.t_key, tree.t_node))
     assert 0.99 * budget < arenas <= budget
 
 
@@ -113,6 +132,7 @@ def test_a_reclaim_keeps_the_played_subtree_with_its_statistics_and_frees_the_re
     whole = subtree(tree, 0)
     played = int(max(children(tree, 0), key=lambda c: tree.visits[c]))
     grandchild = int(max(children(tree, played), key=lambda c: tree.visits[c]))  # two plies: the game went on
+    line = (move_to(tree, 0, played), move_to(tree, played, grandchild))
     kept = subtree(tree, grandchild)
     assert 1 < len(kept) < len(whole) - 1000
     tree.meta[M_ROOT] = grandchild
@@ -122,9 +142,8 @@ def test_a_reclaim_keeps_the_played_subtree_with_its_statistics_and_frees_the_re
     assert int(tree.meta[M_EDGE_NEXT]) == block_edges(tree, kept)
     # the search goes on from the new root, on the nodes freed first
     made, top, free = int(tree.meta[M_MADE]), int(tree.meta[M_NODE_NEXT]), int(tree.meta[M_FREE_COUNT])
-    for move in (played, grandchild):
-        x, y = grower.board.coords(int(tree.move[move]))
-        grower.board.play(x, y)
+    for move in line:
+        grower.board.play(*grower.board.coords(move))
     grower.st = new_state(grower.board)
     assert grower.run(5000) == 5000
     assert tree.meta[M_MADE] > made and tree.visits[grandchild] == kept[grandchild][0] + 5000
@@ -137,12 +156,15 @@ def test_a_reclaim_under_a_target_collapses_the_least_visited_nodes_and_keeps_th
     grower.run(20_000)
     tree = grower.tree
     before = subtree(tree, 0)
+    links = {n: children(tree, n).tolist() for n in before}
+    shared = sum(len(kids) for kids in links.values()) - (len(before) - 1)
+    assert shared > 10  # a graph: so many edges lead to a node another edge leads to as well
     target = 0.5 * fill(tree)
     threshold = int(reclaim(tree, target))
     assert threshold > 2 and tree.meta[M_THRESHOLD] == threshold  # a node expands at its second visit
     assert fill(tree) <= target
     after = subtree(tree, 0)
-    assert set(after) <= set(before)
+    assert set(after) == kept_by(before, links, threshold)  # a child another parent keeps stays
     for n, (visits, wsum, proven, moves) in after.items():
         assert (visits, wsum, proven) == before[n][:3]
         if n == 0 or visits >= threshold:
@@ -150,6 +172,27 @@ def test_a_reclaim_under_a_target_collapses_the_least_visited_nodes_and_keeps_th
         else:
             assert moves == () and tree.block[n] < 0  # collapsed to a leaf
     assert any(visits < threshold for visits, *_ in after.values())
+    # the transposition table names only nodes the reclaim kept, each for its own position
+    keys = position_keys(tree, grower.st, grower.board.to_move)
+    named = [(int(n) - 1, int(k)) for k, n in zip(tree.t_key, tree.t_node) if n > 0]
+    assert len(named) == int(tree.meta[M_TABLE_USED]) > len(after) // 2
+    assert all(node in after and keys[node] == key for node, key in named)
+
+
+def position_keys(tree: Tree, st, to_move: int) -> dict[int, int]:
+    """The Zobrist hash of each node's position, by node, from the root's position held by `st`."""
+    keys = {0: int(st.hash[0])}
+    stack = [(0, to_move)]
+    while stack:
+        n, color = stack.pop()
+        for c, move in zip(children(tree, n).tolist(), child_moves(tree, n).tolist()):
+            key = keys[n] ^ int(st.zobrist[color - 1, move])
+            if c in keys:
+                assert keys[c] == key  # every move order into a node reaches its position
+            else:
+                keys[c] = key
+                stack.append((c, 3 - color))
+    return keys
 
 
 def test_a_long_search_past_a_full_tree_keeps_making_nodes_and_leaves_the_position_as_it_was():
@@ -206,11 +249,11 @@ def test_the_next_move_reuses_the_played_subtree_and_reclaims_the_rest():
     limits.max_nodes = 30_000
     first = player.choose(board, limits)
     tree = player.tree
-    ours = next(c for c in children(tree, 0) if board.coords(int(tree.move[c])) == (first.x, first.y))
+    ours = int(find_child(tree, 0, board.index(first.x, first.y)))
     reply = int(max(children(tree, ours), key=lambda c: tree.visits[c]))
     kept = subtree(tree, reply)
     board.play(first.x, first.y)
-    board.play(*board.coords(int(tree.move[reply])))
+    board.play(*board.coords(move_to(tree, ours, reply)))
     second = player.choose(board, limits)
     assert int(tree.meta[M_ROOT]) == reply and tree.meta[M_RECLAIMS] == 1
     assert tree.visits[reply] == kept[reply][0] + second.search.nodes  # the old visits and the new ones
@@ -254,7 +297,7 @@ def _visit_many(tree: Tree, path: np.ndarray, times: int, high: float, low: floa
 
 def test_the_mean_value_stays_exact_after_hundreds_of_millions_of_visits():
     tree = new_tree(MiB)
-    child = new_node(tree, 5)
+    child = new_node(tree)
     path = np.array([0, child], dtype=np.int32)
     times = 300_000_000
     _visit_many(tree, path, times, 0.9, -0.1)  # a quarter of the values 0.9, the rest -0.1: a mean of 0.15

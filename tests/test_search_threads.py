@@ -22,7 +22,7 @@ from monte.brain.position import new_state
 from monte.brain.settings import Options, Params
 from monte.brain.threads import merge_root, tree_share, usable_threads
 from monte.brain.threats import new_workspace
-from monte.brain.tree import M_BUDGET, M_ROOT, children, new_tree
+from monte.brain.tree import M_BUDGET, M_ROOT, child_moves, children, move_to, new_tree
 from monte.protocol.session import Session
 from monte.protocol.stdio import Command
 
@@ -137,7 +137,7 @@ def test_the_helper_keeps_its_tree_from_move_to_move():
     ours = helper.root_children[board.index(first.x, first.y)]
     reply = int(max(children(tree, ours), key=lambda c: tree.visits[c]))
     board.play(first.x, first.y)
-    board.play(*board.coords(int(tree.move[reply])))
+    board.play(*board.coords(move_to(tree, ours, reply)))
     stopped_once_the_helper_searched(player, board, 1, new_game=False)
     helper.join(WAIT_S)  # the move may have been stopped before the helper even began it
     assert helper.thread is None and helper.path is not None and len(helper.path.moves) == len(board.history)
@@ -153,14 +153,15 @@ def test_merging_adds_the_other_trees_root_visits_values_and_proofs():
         assert expand_root(st, tree, board.to_move, Params(), 10, ws, new_limits()) == 10
     main_kids = children(main, int(main.meta[M_ROOT])).tolist()
     other_kids = children(other, int(other.meta[M_ROOT])).tolist()
+    other_moves = child_moves(other, int(other.meta[M_ROOT])).tolist()
+    assert child_moves(main, int(main.meta[M_ROOT])).tolist() == other_moves
     for i, (c, o) in enumerate(zip(main_kids, other_kids)):
-        assert main.move[c] == other.move[o]
         main.visits[c], main.wsum[c] = 10, 5.0
         other.visits[o], other.wsum[o] = i, -float(i)
     main.visits[main.meta[M_ROOT]] = 100
     other.visits[other.meta[M_ROOT]], other.wsum[other.meta[M_ROOT]] = 45, 9.0
     other.proven[other_kids[3]] = 1
-    merge_root(main, other, {int(other.move[o]): o for o in other_kids})
+    merge_root(main, other, dict(zip(other_moves, other_kids)))
     for i, c in enumerate(main_kids):
         assert (int(main.visits[c]), float(main.wsum[c])) == (10 + i, 5.0 - i)
     assert int(main.visits[main.meta[M_ROOT]]) == 100 + 45

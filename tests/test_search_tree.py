@@ -15,7 +15,7 @@ from monte.brain.mcts import search
 from monte.brain.position import new_state
 from monte.brain.settings import Params
 from monte.brain.threats import new_workspace
-from monte.brain.tree import M_EDGE_NEXT, M_NODE_NEXT, new_tree
+from monte.brain.tree import M_EDGE_NEXT, M_MERGED, M_NODE_NEXT, new_tree
 from monte.brain.vct import new_vct_space
 
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
@@ -39,10 +39,13 @@ def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name):
     short_tree, _ = grown_tree(board, 3000, 1)
     nodes, edges = int(long_tree.meta[M_NODE_NEXT]), int(long_tree.meta[M_EDGE_NEXT])
     assert (nodes, edges) == (int(short_tree.meta[M_NODE_NEXT]), int(short_tree.meta[M_EDGE_NEXT]))
-    for field in ("move", "block", "visits", "wsum", "proven"):
+    for field in ("block", "visits", "wsum", "proven"):
         assert np.array_equal(getattr(long_tree, field)[:nodes], getattr(short_tree, field)[:nodes]), field
     for field in ("e_move", "e_prior", "e_child"):
         assert np.array_equal(getattr(long_tree, field)[:edges], getattr(short_tree, field)[:edges]), field
+    assert long_tree.meta[M_MERGED] > 0  # a graph: the path's positions were right where two move orders met
+    for field in ("t_key", "t_node"):
+        assert np.array_equal(getattr(long_tree, field), getattr(short_tree, field)), field
 
 
 @pytest.mark.parametrize("name", GAMES)

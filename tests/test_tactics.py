@@ -18,6 +18,7 @@ from monte.brain.engine import MctsPlayer
 from monte.brain.limits import SearchLimits, new_limits
 from monte.brain.player import ThinkLimits
 from monte.brain.position import new_state
+from monte.brain.root_filter import root_moves
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 from monte.brain.threats import Workspace, find_vcf, new_workspace
 from monte.brain.tree import M_ROOT, children
@@ -637,7 +638,8 @@ def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_
     root = int(tree.meta[M_ROOT])
     kids = sorted(children(tree, root).tolist(), key=lambda c: -int(tree.visits[c]))
     assert len(kids) >= 4
-    refutation = {int(tree.move[c]): plies for c, plies in zip(kids, (5, 9, 0, 3))}  # 0: none found
+    moves = root_moves(tree)
+    refutation = {moves[c]: plies for c, plies in zip(kids, (5, 9, 0, 3))}  # 0: none found
     asked = []
 
     def scripted(st, move, color, nodes, limits):
@@ -648,6 +650,6 @@ def test_when_every_move_loses_the_time_left_finds_the_move_whose_refutation_is_
     with SearchLimits(ThinkLimits.seconds(1.0)) as limits:
         loss_plies = {kids[1]: 9}  # the root filter measured this one already
         measure_defences(player.threats, new_state(board), tree, board.to_move, loss_plies, limits)
-    assert asked == [int(tree.move[kids[0]]), int(tree.move[kids[2]])]  # most visited first, not twice
+    assert asked == [moves[kids[0]], moves[kids[2]]]  # most visited first, not twice
     assert loss_plies == {kids[1]: 9, kids[0]: 5}
     assert longest_defence(tree, loss_plies) == kids[2]
