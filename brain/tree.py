@@ -257,15 +257,18 @@ def _threshold(bucket: int) -> int:
 
 
 @kernel
-def _tally(tree: Tree) -> None:
-    """Count what the root reaches by the visits that keep it: each expanded node's block (its header and edges) in
-    the bucket of the node's visits, each node in the bucket of its most visited parent's -- the node stays as long
-    as one of its parents keeps its children. Depth first, each node gone into once (``mark`` holds the best parent
-    bucket + 1 until the count is done)."""
+def _walk(tree: Tree, threshold: int, marking: bool) -> None:
+    """Go depth first over the nodes the root reaches, into each once (a node may have several parents).
+
+    Tallying (not `marking`): count each expanded node's block (its header and edges) in the bucket of its visits,
+    and each node in the bucket of its most visited parent's -- a node stays as long as one of its parents keeps its
+    children (``mark`` holds the best parent bucket + 1 until the count is done). Marking: mark every node reached;
+    a node other than the root with fewer than `threshold` visits loses its children (they stay only if another
+    parent reaches them)."""
     root = tree.meta[M_ROOT]
     sn = tree.stack_node
     se = tree.stack_edge
-    tree.mark[root] = ROOT_BUCKET + 1
+    tree.mark[root] = 1 if marking else ROOT_BUCKET + 1
     top = 0
     sn[0] = root
     se[0] = -1
@@ -276,11 +279,16 @@ def _tally(tree: Tree) -> None:
             if h < 0:
                 top -= 1
                 continue
-            tree.tally[1, _bucket(tree, n)] += tree.e_move[h] + 1
+            if marking and n != root and tree.visits[n] < threshold:
+                tree.block[n] = -1
+                top -= 1
+                continue
+            if not marking:
+                tree.tally[1, _bucket(tree, n)] += tree.e_move[h] + 1
             se[top] = h + 1
         e = se[top]
         end = h + 1 + tree.e_move[h]
-        keep = _bucket(tree, n) + 1
+        level = 1 if marking else _bucket(tree, n) + 1  # the mark n gives its children
         unseen = -1
         while e < end and unseen < 0:
             c = tree.e_child[e]
@@ -288,8 +296,8 @@ def _tally(tree: Tree) -> None:
             if c >= 0:
                 if tree.mark[c] == 0:
                     unseen = c
-                if keep > tree.mark[c]:
-                    tree.mark[c] = keep
+                if level > tree.mark[c]:
+                    tree.mark[c] = level
         se[top] = e
         if unseen < 0:
             top -= 1
@@ -297,48 +305,11 @@ def _tally(tree: Tree) -> None:
         top += 1
         sn[top] = unseen
         se[top] = -1
-    for n in range(tree.meta[M_NODE_NEXT]):
-        if tree.mark[n] > 0:
-            tree.tally[0, tree.mark[n] - 1] += 1
-            tree.mark[n] = 0
-
-
-@kernel
-def _mark_kept(tree: Tree, threshold: int) -> None:
-    """Mark every node the root reaches, depth first, each gone into once; a node other than the root with fewer
-    than `threshold` visits loses its children (they stay only if another parent reaches them)."""
-    root = tree.meta[M_ROOT]
-    sn = tree.stack_node
-    se = tree.stack_edge
-    tree.mark[root] = 1
-    top = 0
-    sn[0] = root
-    se[0] = -1
-    while top >= 0:
-        n = sn[top]
-        h = tree.block[n]
-        if se[top] < 0:  # entering n
-            if h < 0:
-                top -= 1
-                continue
-            if n != root and tree.visits[n] < threshold:
-                tree.block[n] = -1
-                top -= 1
-                continue
-            se[top] = h + 1
-        e = se[top]
-        end = h + 1 + tree.e_move[h]
-        while e < end and (tree.e_child[e] < 0 or tree.mark[tree.e_child[e]] == 1):
-            e += 1
-        if e >= end:
-            top -= 1
-            continue
-        c = tree.e_child[e]
-        se[top] = e + 1
-        tree.mark[c] = 1
-        top += 1
-        sn[top] = c
-        se[top] = -1
+    if not marking:
+        for n in range(tree.meta[M_NODE_NEXT]):
+            if tree.mark[n] > 0:
+                tree.tally[0, tree.mark[n] - 1] += 1
+                tree.mark[n] = 0
 
 
 @kernel
@@ -408,7 +379,7 @@ def reclaim(tree: Tree, target: float) -> int:
     for side in range(2):
         for b in range(BUCKETS):
             tree.tally[side, b] = 0
-    _tally(tree)
+    _walk(tree, 0, False)
     node_room = target * tree.block.shape[0]
     edge_room = target * tree.e_move.shape[0]
     k = 0
@@ -422,7 +393,7 @@ def reclaim(tree: Tree, target: float) -> int:
             break
         k += 1
     threshold = _threshold(k)
-    _mark_kept(tree, threshold)
+    _walk(tree, threshold, True)
     _compact_edges(tree)
     _sweep_table(tree)
     _sweep_nodes(tree)
