@@ -37,7 +37,7 @@ from monte.brain.limits import L_NODES, L_STOP, SearchLimits, new_limits
 from monte.brain.mcts import expand_root, search, search_state
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace, new_workspace
-from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, child_moves, children, new_tree
+from monte.brain.tree import M_ROOT, MAX_VISITS, Tree, children_by_move, new_tree
 from monte.brain.tree_reuse import GamePath, keep_tree
 from monte.brain.vct import VctSpace, clear_vct_space, new_vct_space
 
@@ -127,7 +127,7 @@ class Helper:
             return
         _add_root_noise(tree, np.random.default_rng(seed))
         root = int(tree.meta[M_ROOT])
-        self.root_children = dict(zip(child_moves(tree, root).tolist(), children(tree, root).tolist()))
+        self.root_children = children_by_move(tree, root)
         params = params._replace(c_puct=params.c_puct * HELPER_CPUCT_SCALE)
         while self.limits[L_STOP] == 0 and tree.proven[root] == 0 and time.monotonic() < stop_at:
             self._apply_refutations(tree)
@@ -156,8 +156,7 @@ def _add_root_noise(tree: Tree, rng: np.random.Generator) -> None:
 
 def lost_root_moves(tree: Tree) -> set[int]:
     """The root moves the main tree has marked lost (the root filter's refutations)."""
-    root = int(tree.meta[M_ROOT])
-    return {m for c, m in zip(children(tree, root).tolist(), child_moves(tree, root).tolist()) if tree.proven[c] == 1}
+    return {m for m, c in children_by_move(tree, int(tree.meta[M_ROOT])).items() if tree.proven[c] == 1}
 
 
 def merge_root(main: Tree, other: Tree, other_children: dict[int, int]) -> None:
@@ -167,7 +166,7 @@ def merge_root(main: Tree, other: Tree, other_children: dict[int, int]) -> None:
     in place while its thread runs."""
     root = int(main.meta[M_ROOT])
     o_root = int(other.meta[M_ROOT])
-    index = dict(zip(child_moves(main, root).tolist(), children(main, root).tolist()))
+    index = children_by_move(main, root)
     added = 0
     for move, oc in other_children.items():
         c = index.get(move, -1)

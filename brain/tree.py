@@ -446,6 +446,11 @@ def child_moves(tree: Tree, node: int) -> np.ndarray:
     return tree.e_move[edges][tree.e_child[edges] >= 0].astype(np.int32)
 
 
+def children_by_move(tree: Tree, node: int) -> dict[int, int]:
+    """``children(tree, node)`` by the move into each."""
+    return dict(zip(child_moves(tree, node).tolist(), children(tree, node).tolist()))
+
+
 def move_to(tree: Tree, node: int, child: int) -> int:
     """The move of `node`'s edge into `child` (a child of it); ValueError if none leads there."""
     h = int(tree.block[node])
