@@ -25,8 +25,9 @@ tree between moves). Everything that the root does not reach goes: the subtrees 
 was built. If the rest still fills more than ``target`` of either arena, every node with fewer visits than a
 threshold -- the smallest that brings both under the target, counted exactly to 64 visits, by doublings above --
 loses its children: it stays a leaf with its visits, value and proof, and is expanded again if the search comes
-back to it (a child another parent keeps stays). The table forgets the nodes freed. Nodes never move (freed ones go to a free list), so the root's children keep their ids across a
-reclaim; edge blocks slide down over the freed ones, each header naming the owner whose ``block`` follows it.
+back to it (a child another parent keeps stays). The table forgets the nodes freed. Nodes never move (freed ones go
+to a free list), so the root's children keep their ids across a reclaim; edge blocks slide down over the freed ones,
+each header naming the owner whose ``block`` follows it.
 
 Statistics: visits int32 (the search stops before MAX_VISITS), value sums float64 -- a mean stays exact to 1e-7
 after hundreds of millions of visits (tested at 300 million), where float32 sums stop counting a single visit once
