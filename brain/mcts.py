@@ -7,8 +7,7 @@ The tree (``brain.tree``) gives an expanded node an edge block -- each move with
 its own only when the search first goes into it; it is allocated once and reused across moves: a node's subtree
 survives when the game goes through it. It is a graph: two move orders that reach one position share its node, its
 statistics and its subtree (``Params.graph``; a node of the 15x15 middle game's tree is otherwise a copy a quarter to
-nearly half of the time), and (``graph`` 2) each parent explores a shared child by the visits it gave it and keeps
-its value in step with the child's (``back_up``). When too little room is left for an iteration the search reclaims what
+nearly half of the time). When too little room is left for an iteration the search reclaims what
 the root no longer reaches and, if need be, the children of its least visited nodes (``brain.tree.reclaim``), so a
 long think keeps deepening. Python calls ``search`` in short slices and looks at the tree between them; a stop
 (YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a slice, through the limits array every
@@ -192,8 +191,7 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
 def _fill_block(tree: Tree, node: int, h: int, n: int, moves: np.ndarray, values: np.ndarray, p: Params,
                 left_out: int) -> None:
     """Write the n generated moves and their priors into the new block h and make it `node`'s; the header keeps
-    how many moves the generator `left_out` at its limit. A move the node's old block had keeps its child and its
-edge's statistics."""
+    how many moves the generator `left_out` at its limit. A move the node's old block had keeps its child."""
     old = tree.block[node]
     tree.e_prior[h] = left_out
     total = prior_weights(values, n, p)
@@ -202,14 +200,10 @@ edge's statistics."""
         tree.e_move[e] = moves[i]
         tree.e_prior[e] = values[i] / total
         tree.e_child[e] = -1
-        tree.e_visits[e] = 0
-        tree.e_mean[e] = 0.0
         if old >= 0:
             for j in range(old + 1, old + 1 + tree.e_move[old]):
                 if tree.e_move[j] == moves[i]:
                     tree.e_child[e] = tree.e_child[j]
-                    tree.e_visits[e] = tree.e_visits[j]
-                    tree.e_mean[e] = tree.e_mean[j]
                     break
     tree.block[node] = h
 
@@ -234,12 +228,8 @@ def _select(tree: Tree, node: int, p: Params) -> int:
     """The edge to descend along: a proven win at once, else the best PUCT score among unproven children (a child
     never visited, which has no node yet, scores as the first-play urgency). The edges come in descending prior
     (``generate_moves`` sorts them), so of the children never visited only the first can score best: the others
-    are passed over unscored.
-
-    A child's visits in the exploration term are its edge's (``p.graph`` 2: the visits this node sent it; a child
-    another move order reached first may have many more) or its node's (0, 1); its value is its node's either way."""
+    are passed over unscored."""
     h = tree.block[node]
-    by_edge = p.graph == 2
     visits = tree.visits[node]
     fpu = 0.0
     if visits > 0:
@@ -265,9 +255,9 @@ def _select(tree: Tree, node: int, p: Params) -> int:
                 return e
             if pr == 1:
                 continue
-            if tree.visits[c] > 0:
-                q = tree.wsum[c] / tree.visits[c]
-            v = tree.e_visits[e] if by_edge else tree.visits[c]
+            v = tree.visits[c]
+            if v > 0:
+                q = tree.wsum[c] / v
         s = q + c_puct * tree.e_prior[e] * sqrt_n / (1 + v)
         if s > best_score:
             best_score = s
@@ -366,44 +356,17 @@ def _threat_proof(st: State, tree: Tree, node: int, color: int, p: Params, vs: V
         tree.proven[node] = 1
 
 
-MEAN_SLACK = 1e-5  # of a mean, what float32 may round away (6e-8) and no other parent's lines moved it by
-
-
 @kernel
-def back_up(tree: Tree, path: Int32Array, edges: Int32Array, depth: int, value: float, in_step: bool) -> None:
-    """Count a visit of each node of path[0..depth] and of each edge between them (edges[d] leads into path[d]),
-    with `value` for the side to move at path[depth] (so -value for the player who moved into it), and settle the
-    proofs it passes.
-
-    A node shared by several parents (``brain.tree``) changes its value under all of them, but only the parent on the
-    path sees it change. `in_step` keeps that parent's value sum in step with its child: instead of the leaf's
-    value it gains what brings the child's part of it from (edge visits) x (the child's mean it last counted,
-    ``e_mean``) to (edge visits + 1) x (the child's mean now) -- the update of the graph search of Czech, Korus and
-    Kersting (2021), in one pass. Where no other parent moved the child's mean since (by more than MEAN_SLACK: always,
-    in a tree) the mean before this visit stands for ``e_mean``, exact where float32 is not; in a tree both ways add
-    the same."""
+def back_up(tree: Tree, path: Int32Array, depth: int, value: float) -> None:
+    """Count a visit of each node of path[0..depth], with `value` for the side to move at path[depth] (so -value for
+    the player who moved into it), and settle the proofs it passes."""
     v = value
-    n = path[depth]
-    before = tree.wsum[n] / tree.visits[n] if tree.visits[n] > 0 else 0.0  # the child's mean before this visit
-    tree.visits[n] += 1
-    tree.wsum[n] += -v
-    for d in range(depth - 1, -1, -1):
-        c = n
+    for d in range(depth, -1, -1):
         n = path[d]
-        e = edges[d + 1]
-        along = tree.e_visits[e]
-        tree.e_visits[e] = along + 1
-        v = -v
-        if in_step:
-            counted = before if abs(before - tree.e_mean[e]) <= MEAN_SLACK else tree.e_mean[e]
-            before = tree.wsum[n] / tree.visits[n] if tree.visits[n] > 0 else 0.0
-            mean = tree.wsum[c] / tree.visits[c]
-            tree.wsum[n] -= (along + 1) * mean - along * counted
-            tree.e_mean[e] = mean
-        else:
-            tree.wsum[n] += -v
         tree.visits[n] += 1
-        if tree.proven[c] != 0:
+        tree.wsum[n] += -v
+        v = -v
+        if d < depth and tree.proven[path[d + 1]] != 0:
             _settle(tree, n)
 
 
@@ -427,7 +390,6 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
     M_STEPS...), a few integer adds an iteration, for ``brain.thinkprofile``."""
     path = ws.path
     path_moves = ws.path_moves
-    path_edges = ws.path_edges
     keys = ws.path_keys
     keys[0] = st.hash[0]  # the root's position: nothing is made yet
     made = 0
@@ -501,7 +463,6 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             depth += 1
             path[depth] = node
             path_moves[depth] = move
-            path_edges[depth] = e
             keys[depth] = key
             if _fours_proof_due(tree, node, p):
                 made = _unwind(st, path_moves, made, depth)
@@ -514,7 +475,7 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
         if depth > deepest:
             deepest = depth
         tree.meta[M_STEPS] += depth
-        back_up(tree, path, path_edges, depth, value, p.graph == 2)
+        back_up(tree, path, depth, value)
         done += 1
     _unwind(st, path_moves, made, 0)
     tree.meta[M_MAXDEPTH] = deepest

@@ -36,8 +36,7 @@ class Params(NamedTuple):
     vct_depth: int = 2         # ...at this depth below the root or less,
     vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
     vct_plies: int = 24
-    graph: int = 1             # 1: two move orders that reach one position share its node (brain.tree), 0: a tree,
-                               # 2: shared, with each parent's exploration and value by its edge (brain.mcts.back_up)
+    graph: int = 1             # 1: two move orders that reach one position share its node (brain.tree), 0: a tree
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ BOUNDS: dict[str, Bound] = {
     "fpu_reduction": Bound(-2.0, 2.0), "policy_model": SWITCH, "policy_temperature": SCALE, "prior_power": Bound(0.0),
     "eval_scale": SCALE, "max_children": SOME, "vcf_nodes": COUNT, "vcf_plies": COUNT, "vcf_min_fours": COUNT,
     "vcf_visits": SOME, "vcf_chain": SWITCH, "rollout_plies": COUNT, "rollout_width": SOME, "vct_visits": SOME,
-    "vct_ratio": Bound(0.0), "vct_depth": COUNT, "vct_call_nodes": COUNT, "vct_plies": COUNT, "graph": Bound(0, 2),
+    "vct_ratio": Bound(0.0), "vct_depth": COUNT, "vct_call_nodes": COUNT, "vct_plies": COUNT, "graph": SWITCH,
     "root_children": SOME, "root_vcf_nodes": COUNT, "root_vct_plies": COUNT, "vct_max_nodes": COUNT,
     "vct_share": SHARE, "threat_share": SHARE, "filter_share": SHARE, "clear_visit_ratio": Bound(0.0),
     "clear_value_slack": Bound(0.0, 2.0), "checked_choices": COUNT, "quiet_share": SHARE, "quiet_attack": SHARE,

@@ -60,7 +60,6 @@ class Workspace(NamedTuple):
     path: np.ndarray         # int32[cells]: tree search: the nodes from the root to the leaf
     path_moves: np.ndarray   # int32[cells]: ...the moves into them (path_moves[0] unused)
     path_keys: np.ndarray    # uint64[cells]: ...and their positions' Zobrist hashes
-    path_edges: np.ndarray   # int32[cells]: ...and the edges into them (path_edges[0] unused)
     line: np.ndarray         # int32[cells]: tree search: a rollout's moves
     left_out: np.ndarray     # int64[1]: how many moves worth searching the last generate_moves cut off at its limit
     tempo: np.ndarray        # int32[MAX_TEMPO, 3]: generate_moves: the opponent's four-three points, each with its four's
@@ -92,7 +91,6 @@ def new_workspace(cells: int, tt_bits: int = 18) -> Workspace:
         path=np.empty(cells, dtype=np.int32),
         path_moves=np.empty(cells, dtype=np.int32),
         path_keys=np.empty(cells, dtype=np.uint64),
-        path_edges=np.empty(cells, dtype=np.int32),
         line=np.empty(cells, dtype=np.int32),
         left_out=np.zeros(1, dtype=np.int64),
         tempo=np.zeros((MAX_TEMPO, 3), dtype=np.int32),

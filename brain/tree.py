@@ -5,18 +5,15 @@ the memory granted runs short.
 Layout. Nodes and edges are two arenas of parallel arrays. An expansion writes one *edge block*: a header
 (``e_move`` = the number of moves, ``e_child`` = the node that owns the block, ``e_prior`` = how many moves worth
 searching the move generator left out at its limit: 0 when the block holds them all) and one edge per move (``e_move``,
-``e_prior``, ``e_child`` = the child's node, -1 until the search first goes into it, ``e_visits`` = how many of
-the node's visits went on along the edge, ``e_mean`` = the child's mean value as the node's value sum last counted
-it): 18 bytes a move. A node -- edge block, visits, value sum, proof, mark: NODE_BYTES -- is made only on a child's
-first visit, so the up to 24 moves of an expansion, most never visited, cost 18 bytes each instead of a node each.
+``e_prior``, ``e_child`` = the child's node, -1 until the search first goes into it): 10 bytes a move. A node --
+edge block, visits, value sum, proof, mark: NODE_BYTES -- is made only on a child's first visit, so the up to 24
+moves of an expansion, most never visited, cost 10 bytes each instead of a node each.
 
 A graph, not a tree. A node is a position, not a path: the search (``brain.mcts``, ``Params.graph``) looks a new
 child's position up in the transposition table (``find_position``) and, when another move order reached it first,
 points the edge at that node, so both lines share its visits, values, proofs and subtree. So a node has no move of its
 own -- the move into it is its parent's edge's (``child_moves``) -- and may have several parents; the walks below go
-into each node once. Positions only gain stones, so there are no cycles. A node's visits count every line through it,
-whichever parent it came from; an edge's visits count the lines through that edge (``brain.mcts``, ``graph`` 2,
-explores by them and keeps a parent's value in step with its shared children's).
+into each node once. Positions only gain stones, so there are no cycles.
 
 Budget. The byte budget pays for the transposition table first (``table_slots``: about half a slot a node), then is
 split between the arenas (NODE_SHARE of the rest for nodes: about what a long search that reclaims keeps of each),
@@ -48,7 +45,7 @@ from monte.brain.jit import kernel
 
 NODE_BYTES = 4 + 4 + 8 + 1 + 1      # block, visits, wsum, proven, mark
 TABLE_BYTES = 8 + 4                 # a transposition table slot: key, node + 1
-EDGE_BYTES = 2 + 4 + 4 + 4 + 4      # e_move, e_prior, e_child, e_visits, e_mean
+EDGE_BYTES = 2 + 4 + 4              # e_move, e_prior, e_child
 MIN_TREE_BYTES = 64 * 1024          # room for a root and its children whatever the budget asked
 NODE_SHARE = 0.3                    # of the budget, for nodes
 MAX_INDEX = 2**31 - 1               # nodes and edges are named by int32
@@ -92,8 +89,6 @@ class Tree(NamedTuple):
     e_move: np.ndarray      # int16: the edge's move (header: the number of moves)
     e_prior: np.ndarray     # float32 (header: the moves left out)
     e_child: np.ndarray     # int32: the child's node, -1 if never visited (header: the owner)
-    e_visits: np.ndarray    # int32: the owner's visits that went on along the edge (header: 0)
-    e_mean: np.ndarray      # float32: the child's mean value as the owner's value sum last counted it (``graph`` 2)
     t_key: np.ndarray       # uint64[2^k]: the transposition table: a position's Zobrist hash,
     t_node: np.ndarray      # int32[2^k]: ...and its node + 1 (0: an empty slot)
     stack_node: np.ndarray  # int32[STACK]: a reclaim's walk down the tree
@@ -121,8 +116,6 @@ def new_tree(budget: int) -> Tree:
         e_move=np.empty(edges, dtype=np.int16),
         e_prior=np.empty(edges, dtype=np.float32),
         e_child=np.empty(edges, dtype=np.int32),
-        e_visits=np.empty(edges, dtype=np.int32),
-        e_mean=np.empty(edges, dtype=np.float32),
         t_key=np.zeros(slots, dtype=np.uint64),
         t_node=np.zeros(slots, dtype=np.int32),
         stack_node=np.empty(STACK, dtype=np.int32),
@@ -236,7 +229,6 @@ def new_block(tree: Tree, owner: int, count: int) -> int:
     tree.e_move[h] = count
     tree.e_prior[h] = 0.0  # moves left out: the caller writes how many
     tree.e_child[h] = owner
-    tree.e_visits[h] = 0
     return h
 
 
@@ -353,8 +345,6 @@ def _compact_edges(tree: Tree) -> None:
                     tree.e_move[dst + j] = tree.e_move[i + j]
                     tree.e_prior[dst + j] = tree.e_prior[i + j]
                     tree.e_child[dst + j] = tree.e_child[i + j]
-                    tree.e_visits[dst + j] = tree.e_visits[i + j]
-                    tree.e_mean[dst + j] = tree.e_mean[i + j]
                 tree.block[owner] = dst
             dst += size
         i += size

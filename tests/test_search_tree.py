@@ -21,53 +21,31 @@ from monte.brain.vct import new_vct_space
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
 
 
-def grown_tree(board: Board, iterations: int, per_call: int, params: Params | None = None):
+def grown_tree(board: Board, iterations: int, per_call: int):
     """The tree after `iterations` iterations run `per_call` at a time, and the state afterwards."""
-    params = params or Params()
     st = new_state(board)
     tree = new_tree(8 * 2**20)
     ws = new_workspace(st.cells.shape[0])
     vs = new_vct_space()
     for _ in range(iterations // per_call):
-        search(st, tree, board.to_move, per_call, params, ws, vs, new_limits())
+        search(st, tree, board.to_move, per_call, Params(), ws, vs, new_limits())
     return tree, st
 
 
-@pytest.mark.parametrize("graph", [1, 2])
 @pytest.mark.parametrize("name", GAMES)
-def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name, graph):
+def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name):
     board = board_of(name)
-    long_tree, _ = grown_tree(board, 3000, 3000, Params(graph=graph))
-    short_tree, _ = grown_tree(board, 3000, 1, Params(graph=graph))
+    long_tree, _ = grown_tree(board, 3000, 3000)
+    short_tree, _ = grown_tree(board, 3000, 1)
     nodes, edges = int(long_tree.meta[M_NODE_NEXT]), int(long_tree.meta[M_EDGE_NEXT])
     assert (nodes, edges) == (int(short_tree.meta[M_NODE_NEXT]), int(short_tree.meta[M_EDGE_NEXT]))
     for field in ("block", "visits", "wsum", "proven"):
         assert np.array_equal(getattr(long_tree, field)[:nodes], getattr(short_tree, field)[:nodes]), field
-    for field in ("e_move", "e_prior", "e_child", "e_visits"):
+    for field in ("e_move", "e_prior", "e_child"):
         assert np.array_equal(getattr(long_tree, field)[:edges], getattr(short_tree, field)[:edges]), field
     assert long_tree.meta[M_MERGED] > 0  # a graph: the path's positions were right where two move orders met
     for field in ("t_key", "t_node"):
         assert np.array_equal(getattr(long_tree, field), getattr(short_tree, field)), field
-
-
-@pytest.mark.parametrize("graph", [1, 2])
-@pytest.mark.parametrize("name", GAMES)
-def test_each_node_has_as_many_visits_as_the_edges_into_it_carried(name, graph):
-    """A visit reaches a node other than the root along one of its parents' edges, and counts on that edge: so a
-    node's visits are its incoming edges' visits summed, however many parents share it (before any reclaim)."""
-    tree, _ = grown_tree(board_of(name), 3000, 3000, Params(graph=graph))
-    edges = int(tree.meta[M_EDGE_NEXT])
-    carried = np.zeros(int(tree.meta[M_NODE_NEXT]), dtype=np.int64)
-    e = 0
-    while e < edges:  # edge blocks lie one after another, each header giving its size
-        size = int(tree.e_move[e])
-        if tree.block[tree.e_child[e]] == e:  # a live block (a widened node's old one is left behind)
-            kids = tree.e_child[e + 1:e + 1 + size]
-            np.add.at(carried, kids[kids >= 0], tree.e_visits[e + 1:e + 1 + size][kids >= 0])
-        e += size + 1
-    assert carried[0] == 0 and tree.visits[0] == 3000
-    assert np.array_equal(carried[1:], tree.visits[1:carried.shape[0]])
-    assert (np.bincount(tree.e_child[:edges][tree.e_child[:edges] >= 0]) > 1).any()  # and some are shared
 
 
 @pytest.mark.parametrize("name", GAMES)
