@@ -1,7 +1,8 @@
 """Who sits at each colour in ``monte play``: a person at the keyboard, or an engine -- any pbrain command, Monte's
 ``pbrain-monte`` by default -- driven through the manager-side client (``protocol.client``) exactly as the
 tournament runner drives it (``tournaments.match.ask_move``), so a crash, a hang, garbage or an illegal move ends the
-game the same way, with the fault named.
+game the same way, with the fault named -- and, for an engine that exited, the last line it wrote on stderr (kept in
+a temporary file while the seat lives, unless a log file is asked for).
 
 An engine's move is awaited on a thread of its own, so the terminal can show the clock and the engine's search
 info while it thinks, and Ctrl-C can kill the engine's process group at once (``stop``).
@@ -9,13 +10,15 @@ info while it thinks, and Ctrl-C can kill the engine's process group at once (``
 
 from __future__ import annotations
 
+import os
 import shlex
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 from monte.protocol.client import BrainClient, BrainFault, GameSettings, MoveReply
-from monte.tournaments.match import ask_move, engine_environment
+from monte.tournaments.match import ask_move, engine_environment, fault_text
 
 HUMAN = "human"
 MONTE = "pbrain-monte"
@@ -56,10 +59,16 @@ class EngineSeat:
         self.color = color
         self.latest_chat = ""
         """The last MESSAGE line the engine printed (updated while it thinks)."""
+        self._scratch_log = log_path is None
+        if log_path is None:
+            handle, name = tempfile.mkstemp(prefix="monte-engine-", suffix=".stderr")
+            os.close(handle)
+            log_path = Path(name)
+        self.log_path = log_path
         # as in tournaments, a Monte brain loads its engine before it answers START: a person meets the engine
         # from the first move, not the quick player that covers a cold start
-        self.client = BrainClient(command, cwd=cwd, env=engine_environment(),
-                                  stderr_path=None if log_path is None else str(log_path), on_chat=self._heard)
+        self.client = BrainClient(command, cwd=cwd, env=engine_environment(), stderr_path=str(log_path),
+                                  on_chat=self._heard)
         self.name = self.client.name
         self.needs_board = True
 
@@ -81,8 +90,14 @@ class EngineSeat:
         """Kill the engine now (from any thread): a move awaited ends with a fault."""
         self.client.kill()
 
+    def fault_text(self, fault: BrainFault) -> str:
+        """The engine's fault as a person reads it: for an engine that exited, with its stderr's last line."""
+        return fault_text(fault, self.log_path)
+
     def close(self) -> None:
         self.client.close(grace_s=0.5)
+        if self._scratch_log:
+            self.log_path.unlink(missing_ok=True)
 
 
 class Thinking:

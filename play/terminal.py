@@ -151,7 +151,7 @@ class Match:
                 seat.start(settings)
             except BrainFault as fault:
                 raise ValueError(f"{COLOR_NAMES[color]} ({' '.join(seat.client.command)}) failed to start: "
-                                 f"{fault}") from None
+                                 f"{seat.fault_text(fault)}") from None
             self.game.names[color] = seat_label(seat.name, seat.client.command)
 
     def play(self) -> None:
@@ -188,7 +188,8 @@ class Match:
             self._status("")
         if thinking.fault is not None:
             fault = thinking.fault
-            self.game.end(Ruling(FAULT_TERMINATIONS[fault.fault], 3 - color, f"{self.label(color)}: {fault}"))
+            self.game.end(Ruling(FAULT_TERMINATIONS[fault.fault], 3 - color,
+                                 f"{self.label(color)}: {seat.fault_text(fault)}"))
             return
         reply = thinking.reply
         self.game.play(reply.x, reply.y, reply.elapsed_ms)

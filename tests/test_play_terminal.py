@@ -149,13 +149,30 @@ def test_ctrl_c_while_monte_thinks_leaves_no_engine_behind(monte_executable, war
     assert _processes_with(marker) == []
 
 
+def test_an_engine_that_dies_at_start_is_named_with_what_it_said(monte_executable, tmp_path):
+    """The engine's stderr is kept in a temporary file for the game (and removed after it) so the reason can quote
+    its last line."""
+    engine = f"{sys.executable} {FAKE_BRAIN} --mode crash-on-start"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    child = spawn(monte_executable, "--white", engine, "--time", "1", "--ascii", tmp_path=tmp_path,
+                  env={**os.environ, "TMPDIR": str(scratch)})
+    child.expect(r"white \(.*crash-on-start\) failed to start: .*exited with code 4.*; "
+                 r"its stderr ends: fake brain: told to exit at START")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus != 0
+    assert not list(scratch.glob("monte-engine-*.stderr"))
+
+
 def test_a_crashing_engine_loses_with_the_reason_named(monte_executable, tmp_path):
     engine = f"{sys.executable} {FAKE_BRAIN} --mode crash --at 2"
     child = spawn(monte_executable, "--white", engine, "--time", "1", "--ascii", tmp_path=tmp_path)
     type_line(child, "h8")
     child.expect(ENGINE_MOVE)
     type_line(child, "a1")
-    child.expect(r"Game over: black \(you\) wins: white \(fake-crash --mode crash --at 2\): .*exited with code 3")
+    child.expect(r"Game over: black \(you\) wins: white \(fake-crash --mode crash --at 2\): .*exited with code 3.*; "
+                 r"its stderr ends: fake brain: told to crash at move 2")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

@@ -118,6 +118,7 @@ def test_a_crashing_engine_loses_with_its_reason_and_is_reaped(gui: Gui) -> None
         game = await _until_over(ws)  # it crashes when asked for move 2
         assert game["over"]["winner"] == 1 and game["over"]["termination"] == "crash"
         assert game["over"]["message"].startswith("Black (you) wins: white (crasher): crash: ")
+        assert game["over"]["message"].endswith("; its stderr ends: fake brain: told to crash at move 2.")
         wait_for(lambda: not gui.engines(), 10, "the crashed engine's process reaped")
         await ws.send_json({"type": "save", "format": "sgf"})
         record = await _reply(ws)

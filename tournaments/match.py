@@ -57,7 +57,7 @@ FAULT_TERMINATIONS = {
     Fault.ERROR: Termination.GARBAGE,  # ERROR/UNKNOWN where a move was owed: not a move, like any other bad line
 }
 STDERR_TAIL_BYTES = 4096
-"""How much of a crashed brain's stderr log is read for its last line (``_Side.fault_text``)."""
+"""How much of a crashed brain's stderr log is read for its last line (``fault_text``)."""
 STDERR_LINE_CHARS = 300
 """The most of that line a game's detail quotes."""
 
@@ -140,18 +140,22 @@ class _Side:
         return f"{COLOR_NAMES[self.color]} ({self.spec.name})"
 
     def fault_text(self, fault: BrainFault) -> str:
-        """The fault as a game's detail says it; for a brain that exited, with the last line it wrote on stderr --
-        most say why they stop (a bad setting, a missing file, a traceback's last line)."""
-        if fault.fault is not Fault.CRASH or self.stderr_path is None:
-            return str(fault)
-        try:
-            with open(self.stderr_path, "rb") as log:
-                log.seek(max(0, log.seek(0, os.SEEK_END) - STDERR_TAIL_BYTES))
-                tail = log.read().decode("utf-8", errors="replace")
-        except OSError:
-            return str(fault)
-        said = [line.strip() for line in tail.splitlines() if line.strip()]
-        return f"{fault}; its stderr ends: {said[-1][:STDERR_LINE_CHARS]}" if said else str(fault)
+        return fault_text(fault, self.stderr_path)
+
+
+def fault_text(fault: BrainFault, stderr_path: Path | None) -> str:
+    """A brain's fault as a game's detail says it; for a brain that exited, with the last line it wrote on stderr
+    (kept at `stderr_path`) -- most say why they stop (a bad setting, a missing file, a traceback's last line)."""
+    if fault.fault is not Fault.CRASH or stderr_path is None:
+        return str(fault)
+    try:
+        with open(stderr_path, "rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - STDERR_TAIL_BYTES))
+            tail = log.read().decode("utf-8", errors="replace")
+    except OSError:
+        return str(fault)
+    said = [line.strip() for line in tail.splitlines() if line.strip()]
+    return f"{fault}; its stderr ends: {said[-1][:STDERR_LINE_CHARS]}" if said else str(fault)
 
 
 class _Game:

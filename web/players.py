@@ -59,9 +59,9 @@ class EnginePlayers:
         with self._lock:
             self._pending = [p for p in self._pending if not p.wait(0)] + [pending]
 
-    async def start(self, settings: GameSettings) -> tuple[int, BrainFault] | None:
+    async def start(self, settings: GameSettings) -> tuple[int, str] | None:
         """Start every engine at once (START and the INFO settings, its own last); the first colour that failed
-        and its fault, or None when all are ready."""
+        and its fault in words (``EngineSeat.fault_text``), or None when all are ready."""
         faults: dict[int, BrainFault] = {}
 
         def start(color: int, seat: EngineSeat) -> None:
@@ -78,7 +78,7 @@ class EnginePlayers:
         for job in jobs:
             await finished(job)
         failed = sorted(faults)
-        return (failed[0], faults[failed[0]]) if failed else None
+        return (failed[0], self.seats[failed[0]].fault_text(faults[failed[0]])) if failed else None
 
     def think(self, color: int, stones: list[tuple[int, int, int]], timeout_s: float) -> Thinking:
         """Ask `color`'s engine for its move on `stones`, on a thread; poll the answer with `finished`."""

@@ -236,9 +236,9 @@ class Table:
         failed = await self.players.start(settings)
         if failed is None:
             return self.players
-        color, fault = failed
+        color, why = failed
         game.end(Ruling(Termination.START_ERROR, 3 - color,
-                        f"{COLOR_NAMES[color]} ({self.seats[color].name}) failed to start: {fault}"))
+                        f"{COLOR_NAMES[color]} ({self.seats[color].name}) failed to start: {why}"))
         return None
 
     async def _engine_moves(self, game: Game, players: EnginePlayers, color: int) -> None:
@@ -258,7 +258,7 @@ class Table:
             self.thinking = None
         search = search_view(players.seats[color].latest_chat, height)
         if thinking.fault is not None:
-            game.end(self._fault_ruling(color, thinking.fault))
+            game.end(self._fault_ruling(color, thinking.fault, players))
             return
         reply = thinking.reply
         game.play(reply.x, reply.y, reply.elapsed_ms)
@@ -267,9 +267,9 @@ class Table:
         self.turn_started = time.monotonic()
         await self.publish()
 
-    def _fault_ruling(self, color: int, fault: BrainFault) -> Ruling:
+    def _fault_ruling(self, color: int, fault: BrainFault, players: EnginePlayers) -> Ruling:
         return Ruling(FAULT_TERMINATIONS[fault.fault], 3 - color,
-                      f"{COLOR_NAMES[color]} ({self.seats[color].name}): {fault}")
+                      f"{COLOR_NAMES[color]} ({self.seats[color].name}): {players.seats[color].fault_text(fault)}")
 
     # --- the end --------------------------------------------------------------------------------------------------
     async def _end(self, ruling: Ruling) -> None:
