@@ -12,7 +12,9 @@ pairs with its 95% interval, the endings and the move times come out of the runn
 
 c-gomoku-cli's own per-move tolerance (3 s unless ``--tolerance-s``) is kept by default: it also bounds the wait
 for ``OK`` after ``START``, when a Monte brain loads its engine (``MONTE_LOAD_BEFORE_OK=1``, as the runner sets).
-The games land in OUT as ``games.sgf`` (c-gomoku-cli's) and ``games.jsonl`` (the runner's records).
+The games land in OUT as ``games.sgf`` (c-gomoku-cli's) and ``games.jsonl`` (the runner's records), scored as
+c-gomoku-cli scored them; a game it ended at START gets a note naming the engine its log blames, since c-gomoku-cli
+charges such a loss by colour order, not to the engine that failed (``start_note``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ _ENDINGS = (("five connection", Termination.FIVE), ("time forfeit", Termination.
             ("forbidden move", Termination.FOUL), ("fullfilled board", Termination.DRAW_FULL),
             ("adjudication", Termination.RESIGN))
 """c-gomoku-cli's TE[...] texts (game.cpp, decode_state), spelling included, and what the runner calls them."""
+_START_FAULT = re.compile(r"^\[\d+\] engine .+? (?:output error:.*|(?:timeout|crashed) before answering START)$",
+                          re.MULTILINE)
+"""What c-gomoku-cli logs when an engine does not answer START with OK (engine.cpp, ``Engine::wait_for_ok``)."""
 
 
 def two_engines(config: TournamentConfig) -> tuple[EngineSpec, EngineSpec]:
@@ -139,6 +144,18 @@ def read_games(text: str, pairing: tuple[str, str], rule: int) -> list[GameRecor
     return records
 
 
+def start_note(records: list[GameRecord], log: str) -> str | None:
+    """A warning for the games c-gomoku-cli ended before any move as a time loss, or None. Such a game failed at
+    START, and c-gomoku-cli (game.cpp, ``Game::play``) scores a failed START by the colour index it toggles beside
+    the engine index, not by the engine that failed: the loss may be the other engine's. Its log names the engine."""
+    games = [record.game_id for record in records if record.termination is Termination.TIME and not record.moves]
+    if not games:
+        return None
+    said = "; ".join(_START_FAULT.findall(log)) or "nothing"
+    return (f"note: c-gomoku-cli ended game {', '.join(map(str, games))} at START, as a time loss scored by colour "
+            f"order rather than by the engine that failed (its game.cpp); its log says: {said}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m monte.lab.cgomoku_crosscheck", description=__doc__.split("\n")[0])
     parser.add_argument("config", nargs="?", help="a tournament TOML file; the flags below override it")
@@ -177,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         append_jsonl(out / LOG_NAME, record)
     turn = {name: engine_clock(config, name).timeout_turn_ms for name in names}
     print(f"c-gomoku-cli exited with {status}; {len(records)} games in {sgf}")
+    note = start_note(records, (out / "cgomoku.log").read_text(errors="replace"))
+    if note:
+        print(note)
     print(standings(records, names, "gauntlet", turn))
     return 0 if status == 0 else 1
 

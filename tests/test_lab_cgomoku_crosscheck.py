@@ -1,6 +1,7 @@
 """The c-gomoku-cli cross-check (``monte.lab.cgomoku_crosscheck``): the openings it hands c-gomoku-cli are the
 runner's for that pairing, its command line carries each engine's clock and INFO lines, and c-gomoku-cli's SGF
-comes back as the runner's records. Only the last test runs c-gomoku-cli, and it is skipped when it is absent."""
+comes back as the runner's records, with a note on the games it ended at START. Only the last two tests run
+c-gomoku-cli, and they are skipped when it is absent."""
 
 from __future__ import annotations
 
@@ -77,6 +78,19 @@ def test_the_sgf_comes_back_as_records_with_pairs_endings_and_times():
     assert "time 1" in report and "0/2" in report
 
 
+def test_a_game_ended_at_start_is_flagged_with_what_the_log_says():
+    """c-gomoku-cli scores a failed START by colour order, not by the engine that failed; the cross-check says so."""
+    at_start = SGF.replace(";W[gh]C[12ms];B[gg]C[4100ms])", ")")
+    records = cc.read_games(at_start, ("monte", "pela"), 0)
+    log = ("[1] engine pela output error: Unknown command: 15\n[1] Started game 1 of 2 (pela vs monte)\n"
+           "[2] engine monte timeout before answering START\n")
+    note = cc.start_note(records, log)
+    assert note is not None and note.startswith("note: c-gomoku-cli ended game 2 at START")
+    assert note.endswith("its log says: [1] engine pela output error: Unknown command: 15; "
+                         "[2] engine monte timeout before answering START")
+    assert cc.start_note(cc.read_games(SGF, ("monte", "pela"), 0), log) is None  # a move was made: no note
+
+
 def test_an_ending_it_does_not_know_is_named():
     with pytest.raises(ValueError, match="TE\\[Black win by magic\\]"):
         cc.read_games(SGF.replace("five connection", "magic"), ("monte", "pela"), 0)
@@ -113,3 +127,20 @@ def test_c_gomoku_cli_referees_two_fake_brains(tmp_path, capsys):
     records = read_jsonl(tmp_path / "run" / "games.jsonl")
     assert len(records) == 2 and {records[0].black, records[1].black} == {"a", "b"}
     assert records[0].opening == records[1].opening and len(records[0].opening) == 3
+
+
+@pytest.mark.skipif(_cgomoku() is None, reason="c-gomoku-cli is not installed (MONTE_CGOMOKU or PATH)")
+def test_games_an_engine_failed_at_start_are_flagged_with_its_name(tmp_path, capsys):
+    """An engine that answers ERROR to START: c-gomoku-cli ends each game before a move as a time loss (here 1-1:
+    one of the two charged to the engine that did nothing wrong); the cross-check names the engine its log blames."""
+    good = f"{sys.executable} {FAKE_BRAIN} --mode good"
+    refuses = f"{sys.executable} {FAKE_BRAIN} --mode start-error"
+    status = cc.main(["--engine", f"good={good}", "--engine", f"bad={refuses}", "--games", "2", "--openings",
+                      "freestyle15-balanced-test.txt", "--timeout-turn-ms", "2000", "--out", str(tmp_path / "run"),
+                      "--cgomoku", _cgomoku()])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    records = read_jsonl(tmp_path / "run" / "games.jsonl")
+    assert [(r.termination, r.moves) for r in records] == [(Termination.TIME, [])] * 2
+    assert "note: c-gomoku-cli ended game 1, 2 at START" in out
+    assert "[1] engine bad output error: the fake brain refuses every board" in out
