@@ -37,6 +37,8 @@ class Params(NamedTuple):
     vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
     vct_plies: int = 24
     graph: int = 1             # 1: two move orders that reach one position share its node (brain.tree), 0: a tree
+    sticky: float = 0.0        # below the root, a node keeps the child the last iteration went into while that child's
+                               # PUCT score, its exploration term raised by this share, is still the best (0: off)
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ BOUNDS: dict[str, Bound] = {
     "eval_scale": SCALE, "max_children": SOME, "vcf_nodes": COUNT, "vcf_plies": COUNT, "vcf_min_fours": COUNT,
     "vcf_visits": SOME, "vcf_chain": SWITCH, "rollout_plies": COUNT, "rollout_width": SOME, "vct_visits": SOME,
     "vct_ratio": Bound(0.0), "vct_depth": COUNT, "vct_call_nodes": COUNT, "vct_plies": COUNT, "graph": SWITCH,
+    "sticky": Bound(0.0),
     "root_children": SOME, "root_vcf_nodes": COUNT, "root_vct_plies": COUNT, "vct_max_nodes": COUNT,
     "vct_share": SHARE, "threat_share": SHARE, "filter_share": SHARE, "clear_visit_ratio": Bound(0.0),
     "clear_value_slack": Bound(0.0, 2.0), "checked_choices": COUNT, "quiet_share": SHARE, "quiet_attack": SHARE,

@@ -75,7 +75,8 @@ M_VCF_NODES = 14  # root
 M_VCT_NODES = 15
 M_TABLE_USED = 16  # positions entered in the transposition table since it was last cleared
 M_MERGED = 17     # children found in the table (a position another path had reached) since the last reset
-META_SLOTS = 18
+M_LAST_DEPTH = 18  # the depth of the search's last iteration, whose nodes its workspace's path still holds (0 after a
+META_SLOTS = 19    # reset or a reclaim, which may free them): where each node of it went is where ``Params.sticky`` keeps going
 
 
 class Tree(NamedTuple):
@@ -168,6 +169,7 @@ def reset_tree(tree: Tree) -> None:
     for i in range(M_STEPS, M_VCT_NODES + 1):
         m[i] = 0
     m[M_MERGED] = 0
+    m[M_LAST_DEPTH] = 0
     _clear_table(tree)
     _init_node(tree, 0)
 
@@ -400,6 +402,7 @@ def reclaim(tree: Tree, target: float) -> int:
     _sweep_nodes(tree)
     tree.meta[M_RECLAIMS] += 1
     tree.meta[M_THRESHOLD] = threshold
+    tree.meta[M_LAST_DEPTH] = 0
     return threshold
 
 

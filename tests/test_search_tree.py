@@ -21,22 +21,26 @@ from monte.brain.vct import new_vct_space
 GAMES = ["15x15 middle game", "20x20 middle game"]   # the benchmark's positions
 
 
-def grown_tree(board: Board, iterations: int, per_call: int):
+def grown_tree(board: Board, iterations: int, per_call: int, params: Params = Params()):
     """The tree after `iterations` iterations run `per_call` at a time, and the state afterwards."""
     st = new_state(board)
     tree = new_tree(8 * 2**20)
     ws = new_workspace(st.cells.shape[0])
     vs = new_vct_space()
     for _ in range(iterations // per_call):
-        search(st, tree, board.to_move, per_call, Params(), ws, vs, new_limits())
+        search(st, tree, board.to_move, per_call, params, ws, vs, new_limits())
     return tree, st
 
 
+@pytest.mark.parametrize("sticky", [0.0, 0.25])
 @pytest.mark.parametrize("name", GAMES)
-def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name):
+def test_one_long_search_grows_the_same_tree_as_one_iteration_per_call(name, sticky):
+    """Also where a node keeps going where the last iteration went (``Params.sticky``): the search remembers that
+    path from one call to the next, so how the player slices a search does not change the tree."""
     board = board_of(name)
-    long_tree, _ = grown_tree(board, 3000, 3000)
-    short_tree, _ = grown_tree(board, 3000, 1)
+    params = Params(sticky=sticky)
+    long_tree, _ = grown_tree(board, 3000, 3000, params)
+    short_tree, _ = grown_tree(board, 3000, 1, params)
     nodes, edges = int(long_tree.meta[M_NODE_NEXT]), int(long_tree.meta[M_EDGE_NEXT])
     assert (nodes, edges) == (int(short_tree.meta[M_NODE_NEXT]), int(short_tree.meta[M_EDGE_NEXT]))
     for field in ("block", "visits", "wsum", "proven"):
