@@ -37,7 +37,7 @@ class Params(NamedTuple):
     vct_call_nodes: int = 3000  # ...at most this many at a time (~10 ms: the clock is read between search calls)
     vct_plies: int = 24
     graph: int = 1             # 1: two move orders that reach one position share its node (brain.tree), 0: a tree
-    sticky: float = 0.0        # below the root, a node keeps the child the last iteration went into while that child's
+    sticky: float = 0.25       # below the root, a node keeps the child the last iteration went into while that child's
                                # PUCT score, its exploration term raised by this share, is still the best (0: off)
 
 
