@@ -21,7 +21,7 @@ import numpy as np
 from monte.brain.bench import POSITIONS, board_of, fresh_search, run_iterations
 from monte.brain.board import Board
 from monte.brain.settings import Params
-from monte.brain.tree import M_RECLAIMS, M_ROOT, Tree
+from monte.brain.tree import M_MADE, M_RECLAIMS, M_ROOT, Tree
 
 TREE_BYTES = 1024 * 1024 * 1024
 """Room for a million iterations and more without a reclaim (which would collapse what it counts); memory is taken
@@ -32,7 +32,10 @@ class Sharing(NamedTuple):
     """What one tree holds twice."""
 
     iterations: int
+    made: int
+    """The nodes the search made, the root's included (none was freed: no reclaim ran)."""
     nodes: int
+    """The nodes the walk from the root counted: each once, however many parents it has."""
     positions: int
     shared_nodes: float
     """The share of the nodes whose position another node holds too."""
@@ -76,7 +79,7 @@ def sharing(board: Board, iterations: int, graph: int = 0) -> Sharing:
     visits = [[int(tree.visits[n]) for n in group] for group in held.values()]
     shared = sum(len(group) for group in held.values() if len(group) > 1)
     pooled = sum(sum(v) - max(v) for v in visits)
-    return Sharing(done, nodes, len(held), shared / nodes, pooled / max(1, sum(sum(v) for v in visits)))
+    return Sharing(done, int(tree.meta[M_MADE]), nodes, len(held), shared / nodes, pooled / max(1, sum(sum(v) for v in visits)))
 
 
 def main(argv: list[str] | None = None) -> int:
