@@ -9,7 +9,9 @@ survives when the game goes through it. It is a graph: two move orders that reac
 statistics and its subtree (``Params.graph``; a node of the 15x15 middle game's tree is otherwise a copy a quarter to
 nearly half of the time). When too little room is left for an iteration the search reclaims what
 the root no longer reaches and, if need be, the children of its least visited nodes (``brain.tree.reclaim``), so a
-long think keeps deepening. Python calls ``search`` in short slices and looks at the tree between them; a stop
+long think keeps deepening. Below the root a node keeps sending the search where the last iteration went while that
+child stays about as good a choice (``Params.sticky``, ``_select``): consecutive iterations then share more of their
+paths, and the moves they do not share are most of an iteration's cost. Python calls ``search`` in short slices and looks at the tree between them; a stop
 (YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a slice, through the limits array every
 search kernel takes (``brain.limits``).
 
