@@ -11,9 +11,9 @@ nearly half of the time). When too little room is left for an iteration the sear
 the root no longer reaches and, if need be, the children of its least visited nodes (``brain.tree.reclaim``), so a
 long think keeps deepening. Below the root a node keeps sending the search where the last iteration went while that
 child stays about as good a choice (``Params.sticky``, ``_select``): consecutive iterations then share more of their
-paths, and the moves they do not share are most of an iteration's cost. Python calls ``search`` in short slices and looks at the tree between them; a stop
-(YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a slice, through the limits array every
-search kernel takes (``brain.limits``).
+paths, and the moves they do not share are most of an iteration's cost. Python calls ``search`` in short slices and
+looks at the tree between them; a stop (YXSTOP, the deadline) or a spent node budget reaches ``search`` inside a
+slice, through the limits array every search kernel takes (``brain.limits``).
 
 Values are in [-1, 1]. ``wsum`` of a node is seen from the player who moved into it, so a parent picks the child
 with the highest mean. ``proven`` is seen from the side to move at the node: +1 it wins, -1 it loses.
@@ -237,7 +237,7 @@ def _select(tree: Tree, node: int, p: Params, prev: int) -> int:
     share by at most about that share of its visits before the search turns to another, and back. Plain PUCT turns
     between its best children at nearly every visit of a node high in the tree, and each turn unmakes and remakes
     every move below it (``search`` keeps the moves the iterations share): 5.5 moves made an iteration on the 15x15
-    middle game, 2.6 with a share of 0.25 (README, Speed)."""
+    middle game, 2.7 with a share of 0.25 (README, Speed)."""
     h = tree.block[node]
     visits = tree.visits[node]
     fpu = 0.0

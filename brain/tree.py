@@ -75,8 +75,8 @@ M_VCF_NODES = 14  # root
 M_VCT_NODES = 15
 M_TABLE_USED = 16  # positions entered in the transposition table since it was last cleared
 M_MERGED = 17     # children found in the table (a position another path had reached) since the last reset
-M_LAST_DEPTH = 18  # the depth of the search's last iteration, whose nodes its workspace's path still holds (0 after a
-META_SLOTS = 19    # reset or a reclaim, which may free them): where each node of it went is where ``Params.sticky`` keeps going
+M_LAST_DEPTH = 18  # the depth of the search's last iteration, whose nodes its workspace's path still holds (0 after
+META_SLOTS = 19    # a reset or a reclaim, which may free them): where ``Params.sticky`` keeps each node going
 
 
 class Tree(NamedTuple):

@@ -79,7 +79,8 @@ def sharing(board: Board, iterations: int, graph: int = 0) -> Sharing:
     visits = [[int(tree.visits[n]) for n in group] for group in held.values()]
     shared = sum(len(group) for group in held.values() if len(group) > 1)
     pooled = sum(sum(v) - max(v) for v in visits)
-    return Sharing(done, int(tree.meta[M_MADE]), nodes, len(held), shared / nodes, pooled / max(1, sum(sum(v) for v in visits)))
+    total = max(1, sum(sum(v) for v in visits))
+    return Sharing(done, int(tree.meta[M_MADE]), nodes, len(held), shared / nodes, pooled / total)
 
 
 def main(argv: list[str] | None = None) -> int:
