@@ -193,7 +193,9 @@ def _expand(st: State, tree: Tree, node: int, color: int, p: Params, limit: int,
 def _fill_block(tree: Tree, node: int, h: int, n: int, moves: np.ndarray, values: np.ndarray, p: Params,
                 left_out: int) -> None:
     """Write the n generated moves and their priors into the new block h and make it `node`'s; the header keeps
-    how many moves the generator `left_out` at its limit. A move the node's old block had keeps its child."""
+    how many moves the generator `left_out` at its limit. A move the node's old block had keeps its child: a
+    widened block starts with the old block's moves, in their order, so its edges with a child still come first
+    (``_select`` relies on it)."""
     old = tree.block[node]
     tree.e_prior[h] = left_out
     total = prior_weights(values, n, p)
@@ -229,8 +231,9 @@ def _widen(st: State, tree: Tree, node: int, color: int, p: Params, ws: Workspac
 def _select(tree: Tree, node: int, p: Params, prev: int) -> int:
     """The edge to descend along: a proven win at once, else the best PUCT score among unproven children (a child
     never visited, which has no node yet, scores as the first-play urgency). The edges come in descending prior
-    (``generate_moves`` sorts them), so of the children never visited only the first can score best: the others
-    are passed over unscored.
+    (``generate_moves`` sorts them) and a child is only ever made for the first edge without one, so the edges with
+    a child come first and of the others only the first can score best: the scan stops there. Deep in the tree a
+    node has gone into a few of its 24 children, and the scan reads those few.
 
     `prev` is the child the last iteration went into from here (-1: none, or the root). With ``p.sticky`` > 0 it is
     kept while its score, its exploration term raised by that share, is still the best: a child overshoots its PUCT
@@ -251,16 +254,11 @@ def _select(tree: Tree, node: int, p: Params, prev: int) -> int:
     best_score = -1e30
     kept = -1
     kept_score = 0.0
-    unvisited_seen = False
     for e in range(h + 1, h + 1 + tree.e_move[h]):
         c = tree.e_child[e]
         v = 0
         q = fpu
-        if c < 0:
-            if unvisited_seen:
-                continue
-            unvisited_seen = True
-        else:
+        if c >= 0:
             pr = tree.proven[c]
             if pr == -1:
                 return e
@@ -277,6 +275,8 @@ def _select(tree: Tree, node: int, p: Params, prev: int) -> int:
         if s > best_score:
             best_score = s
             best = e
+        if c < 0:
+            break  # the edges after it have no child either, and lower priors
     if p.sticky > 0.0 and kept >= 0 and kept_score >= best_score:
         return kept
     return best

@@ -507,9 +507,10 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
                 return 1
         return 0
     total = n
-    n = _keep_best(out, values, n, limit + 8)
-    # renju: check the doubtful ones exactly, only among those kept
-    if is_renju_black(st, color):
+    renju_black = is_renju_black(st, color)
+    # renju: check the doubtful ones exactly, only among those kept (8 more are kept for the forbidden ones)
+    n = _keep_best(out, values, n, limit + 8 if renju_black else limit)
+    if renju_black:
         m = 0
         for i in range(n):
             if playable(st, out[i], color):

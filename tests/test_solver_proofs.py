@@ -17,7 +17,7 @@ from monte.brain.mcts import search
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.settings import Params
 from monte.brain.threats import Workspace, generate_moves, new_workspace, threat_count
-from monte.brain.tree import Tree, new_tree
+from monte.brain.tree import M_NODE_NEXT, M_RECLAIMS, Tree, new_tree
 from monte.brain.vct import new_vct_space
 
 
@@ -45,12 +45,36 @@ def unproved_losses(st: State, tree: Tree, node: int, color: int, ws: Workspace)
     return proved, unproved
 
 
-def test_every_loss_the_solver_proves_covers_every_move():
+def grown_tree(iterations: int) -> tuple[State, Tree, Workspace]:
+    """The 20x20 benchmark position's tree after `iterations` iterations, and the state and scratch space it was
+    grown with."""
     board = board_of("20x20 middle game")
     st = new_state(board)
     tree = new_tree(64 * 2**20)
     ws = new_workspace(st.cells.shape[0])
-    search(st, tree, board.to_move, 30_000, Params(), ws, new_vct_space(), new_limits())
-    proved, unproved = unproved_losses(st, tree, 0, board.to_move, ws)
+    search(st, tree, board.to_move, iterations, Params(), ws, new_vct_space(), new_limits())
+    return st, tree, ws
+
+
+def test_every_loss_the_solver_proves_covers_every_move():
+    st, tree, ws = grown_tree(30_000)
+    proved, unproved = unproved_losses(st, tree, 0, board_of("20x20 middle game").to_move, ws)
     assert proved > 20  # the position has losses to prove: the check checks something
     assert unproved == 0
+
+
+def test_a_widened_block_keeps_its_edges_with_a_child_first():
+    """The search scans a block's edges only up to the first without a child (``brain.mcts._select``): that holds
+    only if every block, widened ones too, has its edges with a child first."""
+    _, tree, _ = grown_tree(100_000)
+    assert tree.meta[M_RECLAIMS] == 0  # every node below M_NODE_NEXT is in the tree
+    widened = 0
+    for node in range(int(tree.meta[M_NODE_NEXT])):
+        h = int(tree.block[node])
+        if h < 0:
+            continue
+        children = tree.e_child[h + 1:h + 1 + int(tree.e_move[h])] >= 0
+        first_without = len(children) if children.all() else int(np.argmin(children))
+        assert not children[first_without:].any(), f"node {node}: an edge with a child after one without"
+        widened += len(children) > Params().max_children
+    assert widened > 0  # blocks were widened (25 of them when this was written): the check checks them
