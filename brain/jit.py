@@ -70,7 +70,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 from numba import typeof, types  # noqa: E402  (must follow the cache set-up above)
 
-from monte.brain.numba_private import Dispatcher, njit_without_refcounts, shared_read  # noqa: E402
+from monte.brain.numba_private import Dispatcher, njit_without_refcounts, prefetch, shared_read  # noqa: E402
 
 
 def njit(*args, **options):
@@ -111,5 +111,5 @@ def kernel(function):
     return njit_without_refcounts(function, cache=True, nogil=True)
 
 
-__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "shared_read", "BRAIN_CACHE_DIR", "BoolArray",
-           "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]
+__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "prefetch", "shared_read", "BRAIN_CACHE_DIR",
+           "BoolArray", "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

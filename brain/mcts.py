@@ -28,7 +28,7 @@ import numpy as np
 
 from monte.brain.board import Board
 from monte.brain.evaluation import network_logit
-from monte.brain.jit import Int32Array, Int64Array, kernel
+from monte.brain.jit import Int32Array, Int64Array, kernel, prefetch
 from monte.brain.limits import L_NODES, charge
 from monte.brain.patterns import C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, C_THREE_THREE
 from monte.brain.position import (
@@ -466,6 +466,15 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             child = tree.e_child[e]
             move = int(tree.e_move[e])
             key = keys[depth] ^ st.zobrist[c - 1, move]
+            if child < 0 or made <= depth or path[depth + 1] != child:  # leaving the moves already made
+                if child < 0 and p.graph != 0:  # its table slot, fetched while the move is made (a big tree: a miss)
+                    prefetch(tree.t_node, key & np.uint64(tree.t_node.shape[0] - 1))
+                    prefetch(tree.t_key, key & np.uint64(tree.t_key.shape[0] - 1))
+                made = _unwind(st, path_moves, made, depth)
+                make(st, move, c)
+                tree.meta[M_MAKES] += 1
+                made = depth + 1
+                path_moves[made] = move
             if child < 0:
                 child = _child_node(tree, key, p)
                 if child < 0:  # no room even after a reclaim: value the node as a leaf
@@ -473,11 +482,6 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
                     value, proof = evaluate(st, c, p)
                     break
                 tree.e_child[e] = child
-            if made <= depth or path[depth + 1] != child:  # leaving the moves already made
-                made = _unwind(st, path_moves, made, depth)
-                make(st, move, c)
-                tree.meta[M_MAKES] += 1
-                made = depth + 1
             along = along and depth < last and path[depth + 1] == child
             c = 3 - c
             node = child

@@ -1,12 +1,12 @@
 """Every part of numba the brain uses that numba does not promise to keep, in one place.
 
-numba's public interface (``njit``, ``typeof``, ``types``, ``intrinsic``) does not give the brain four things it
+numba's public interface (``njit``, ``typeof``, ``types``, ``intrinsic``) does not give the brain five things it
 needs: kernels compiled without the reference-counting runtime (the option ``_nrt``; see ``brain.jit.kernel``), the
 class of a compiled function and whether it may still compile (the warm-up finds and compiles the entry points), a
 read of a slot that another thread writes which the compiler must make anew every time (the search's stop flag; see
-``shared_read``), and a say in where a function's cache is filed (``CacheLocator``, ``add_cache_locator``; see
-``brain.jit.BrainCacheLocator``). They are reached here only, and ``tests/test_numba_private.py`` checks each against the installed
-numba, so that a numba release that changes one fails there, by name, rather than somewhere in a search. pyproject
+``shared_read``), a hint to fetch memory ahead of its read (``prefetch``), and a say in where a function's cache is
+filed (``CacheLocator``, ``add_cache_locator``; see ``brain.jit.BrainCacheLocator``). They are reached here only, and
+``tests/test_numba_private.py`` checks each against the installed numba, so that a numba release that changes one fails there, by name, rather than somewhere in a search. pyproject
 pins numba to the versions tested.
 """
 
@@ -20,7 +20,8 @@ from numba.core import caching, cgutils, types
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
-__all__ = ["CacheLocator", "Dispatcher", "add_cache_locator", "can_compile", "njit_without_refcounts", "shared_read"]
+__all__ = ["CacheLocator", "Dispatcher", "add_cache_locator", "can_compile", "njit_without_refcounts", "prefetch",
+           "shared_read"]
 
 CacheLocator = caching._CacheLocator
 """The base of numba's cache locators: where a compiled function's cache files go, and the stamp that says they are
@@ -67,3 +68,27 @@ def shared_read(typingctx: Any, array: types.Array, index: types.Integer) -> Any
         return builder.load_atomic(pointer, "monotonic", array_type.dtype.bitwidth // 8)
 
     return array.dtype(array, index), codegen
+
+
+@intrinsic
+def prefetch(typingctx: Any, array: types.Array, index: types.Integer) -> Any:
+    """Ask the processor to start bringing ``array[index]``'s cache line in (no bounds check, `index` >= 0), and go
+    on: LLVM's prefetch hint, a read kept in every cache level. It neither waits nor faults, so the work done between
+    the hint and the read hides the read's wait on memory (the search: a random slot of a transposition table that
+    outgrows the caches, read after the move is made)."""
+    if not (isinstance(array, types.Array) and isinstance(index, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> ir.Value:
+        array_type, index_type = signature.args
+        made = context.make_array(array_type)(context, builder, args[0])
+        at = context.cast(builder, args[1], index_type, types.intp)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, made, [at], wraparound=False)
+        byte_pointer = builder.bitcast(pointer, ir.IntType(8).as_pointer())
+        word = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte_pointer.type, word, word, word])
+        function = builder.module.declare_intrinsic("llvm.prefetch", [byte_pointer.type], hint)
+        builder.call(function, [byte_pointer, word(0), word(3), word(1)])  # a read, every cache level, data
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen

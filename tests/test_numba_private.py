@@ -13,7 +13,7 @@ import numba
 from numba.core.errors import TypingError
 from monte.brain.limits import L_STOP, charge, new_limits
 from monte.brain.numba_private import (CacheLocator, Dispatcher, add_cache_locator, can_compile, njit_without_refcounts,
-                                        shared_read)
+                                        prefetch, shared_read)
 from monte.brain.stopflag import StopFlag
 
 WAIT_S = 60.0  # how long a stopped loop may take to come back before the test calls it hung (never a speed bound)
@@ -44,6 +44,25 @@ def test_a_compiled_function_is_a_dispatcher_that_can_compile_until_told_not_to(
     compiled(np.arange(3, dtype=np.int64))
     compiled.disable_compile()
     assert not can_compile(compiled)
+
+
+def _sum_fetching_ahead(values: np.ndarray, slots: np.ndarray) -> float:
+    total = 0.0
+    for i in range(slots.shape[0]):
+        if i + 1 < slots.shape[0]:
+            prefetch(values, slots[i + 1])
+        total += values[slots[i]]
+    return total
+
+
+def test_prefetch_compiles_to_the_hint_and_changes_no_result() -> None:
+    values = np.arange(1000, dtype=np.float64)
+    slots = np.array([999, 3, 512, 3, 0], dtype=np.uint64)
+    fetching = numba.njit(_sum_fetching_ahead)
+    assert fetching(values, slots) == 999 + 3 + 512 + 3 + 0
+    assert fetching(values, slots[1:2]) == 3
+    assert any("call void @llvm.prefetch" in line for line in
+               fetching.inspect_llvm(fetching.signatures[0]).splitlines())
 
 
 def test_shared_read_reads_the_slot_with_a_relaxed_atomic_load() -> None:
