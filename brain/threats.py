@@ -25,7 +25,7 @@ from monte.brain.patterns import (
 )
 from monte.brain.policy import move_logit, recent_moves, threat_context
 from monte.brain.position import (
-    I_RULE, I_STRIDE, State, cell_score, class_count, five_points_near, four_point_count, make, unmake,
+    I_RULE, I_STRIDE, State, cell_score, class_count, five_points_near, four_point_count, make_lean, unmake_lean,
 )
 from monte.brain.rules import BLACK, EMPTY, RULE_RENJU, is_forbidden
 
@@ -230,11 +230,11 @@ def four_three_answer(st: State, t: int, op: int, color: int, fives: np.ndarray)
     of color's, which op must answer before its three becomes an open four, the tempo in which color closes the
     three. (A four-three point's attack is a four, then an open four: it wins only if the forced block threatens
     nothing.)"""
-    make(st, t, op + 1)
+    make_lean(st, t, op + 1)
     k = five_points_near(st, t, op, fives, 15)
     f = fives[0] if k == 1 else -1
     held = f >= 0 and _is_four_class(st.cls[color - 1, f]) and playable(st, f, color)
-    unmake(st, t)
+    unmake_lean(st, t)
     return f, held
 
 
@@ -291,9 +291,9 @@ def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int
         return True
     if not answered and not _near_block_line(st, idx, color - 1, ws, count):
         return False
-    make(st, idx, color)
+    make_lean(st, idx, color)
     held = _unanswered_threat(st, op, color, ws, count, False) < 0
-    unmake(st, idx)
+    unmake_lean(st, idx)
     return held
 
 
@@ -631,8 +631,8 @@ def four_lines(st: State, idx: int, side: int) -> int:
 def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int:
     """Take back the four and its block that led from the level below to `level`; return the level below."""
     level -= 1
-    unmake(st, block[level])
-    unmake(st, tried[level])
+    unmake_lean(st, block[level])
+    unmake_lean(st, tried[level])
     return level
 
 
@@ -720,19 +720,19 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
         if not playable(st, m, color):
             continue
         dirs = four_lines(st, m, me)
-        make(st, m, color)
+        make_lean(st, m, color)
         k = five_points_near(st, m, me, fp, dirs)
         if k >= 2 or (k == 1 and is_renju_black(st, 3 - color) and not playable(st, fp[0], 3 - color)):
             pv[2 * level] = m
             pv[2 * level + 1] = -1
-            unmake(st, m)
+            unmake_lean(st, m)
             won = True
             break
         if k == 0 or budget <= 0 or max_ply - 2 * (level + 1) <= 0 or level + 1 >= levels:
             # no four after all, or the level below would give up at once: no need to play the block
-            unmake(st, m)
+            unmake_lean(st, m)
             continue
-        make(st, fp[0], 3 - color)
+        make_lean(st, fp[0], 3 - color)
         tried[level] = m
         block[level] = fp[0]
         pv[2 * level] = m
@@ -749,7 +749,7 @@ def find_vcf(st: State, color: int, max_ply: int, node_budget: int, ws: Workspac
 def opponent_vcf_after(st: State, idx: int, color: int, max_ply: int, node_budget: int, ws: Workspace,
                        limits: Int64Array) -> bool:
     """Whether, after `color` plays idx, the opponent wins by VCF."""
-    make(st, idx, color)
+    make_lean(st, idx, color)
     lost = find_vcf(st, 3 - color, max_ply, node_budget, ws, False, limits)
-    unmake(st, idx)
+    unmake_lean(st, idx)
     return lost

@@ -42,7 +42,7 @@ import numpy as np
 from monte.brain.jit import Int32Array, Int64Array, UInt8Array, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE, WINDOW_HALF
-from monte.brain.position import I_STRIDE, State, class_count, make, unmake
+from monte.brain.position import I_STRIDE, State, class_count, make_lean, unmake_lean
 from monte.brain.rules import EMPTY
 from monte.brain.threats import first_of_class, playable_cells
 
@@ -337,7 +337,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
                     root_pn = 1
                     break
                 level -= 1
-                unmake(st, space.made[level])
+                unmake_lean(st, space.made[level])
                 continue
             nodes += 1
             if kind == 0:
@@ -357,7 +357,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
                     root_pn = 0 if status == WON else INF
                     break
                 level -= 1
-                unmake(st, space.made[level])
+                unmake_lean(st, space.made[level])
                 continue
             space.count[level] = n
         # the children's numbers: all read from the table when the node is entered, afterwards only the child just
@@ -414,7 +414,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
                 root_pn = pn
                 break
             level -= 1
-            unmake(st, space.made[level])
+            unmake_lean(st, space.made[level])
             continue
         # descend into the most promising child, with thresholds that send the search back up in time
         grow = max(second + 1, second + second // EPSILON_DIV)
@@ -427,7 +427,7 @@ def find_vct(st: State, attacker: int, max_ply: int, node_budget: int, space: Vc
         m = space.moves[level, best]
         space.made[level] = m
         space.chosen[level] = best
-        make(st, m, mover)
+        make_lean(st, m, mover)
         level += 1
         space.thpn[level] = min(child_thpn, INF)
         space.thdn[level] = min(child_thdn, INF)
@@ -532,13 +532,13 @@ def proof_cells(st: State, attacker: int, max_ply: int, space: VctSpace, mark: U
             if level == 0:
                 break
             level -= 1
-            unmake(st, space.made[level])
+            unmake_lean(st, space.made[level])
             continue
         m = space.moves[level, space.chosen[level]]
         space.chosen[level] += 1
         n = _mark(m, mark, out, n)
         space.made[level] = m
-        make(st, m, attacker if kind == 0 else 3 - attacker)
+        make_lean(st, m, attacker if kind == 0 else 3 - attacker)
         level += 1
         entering = True
     for i in range(n):

@@ -22,7 +22,8 @@ from monte.brain.patterns import (
     NARROW_HALF, cell_fork, cell_tables, offset_weight, pattern_tables, window,
 )
 from monte.brain.position import (
-    I_LAST, I_STONES, State, cell_score, class_count, fork_count, make, new_state, score_difference, unmake,
+    I_LAST, I_STONES, State, cell_score, class_count, fork_count, make, make_lean, new_state, score_difference, unmake,
+    unmake_lean,
 )
 from monte.brain.rules import RULE_CARO, RULE_CONTINUOUS, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
 
@@ -33,9 +34,10 @@ SCRATCH_EVERY = 25
 
 # --- incremental state == fresh rebuild ------------------------------------------------------------------------
 
-def assert_matches_rebuild(st: State, board: Board, scored: bool = True) -> None:
+def assert_matches_rebuild(st: State, board: Board, scored: bool = True, lean: bool = False) -> None:
     """Everything the search reads from `st` equals a state built afresh from `board`'s stones (an unscored `st`:
-    everything but the scores and their sums, which stay 0)."""
+    everything but the scores and their sums, which stay 0; with `lean` stones on the board, ``make_lean``'s: what
+    the threat searches read, not the scores, pattern counts or neighbour counts)."""
     fresh = new_state(board)
     inner = fresh.interior
     empty = inner[board.cells[inner] == EMPTY]
@@ -45,15 +47,16 @@ def assert_matches_rebuild(st: State, board: Board, scored: bool = True) -> None
     np.testing.assert_array_equal(st.pat[:, empty], fresh.pat[:, empty], "line patterns")
     np.testing.assert_array_equal(st.code[:, empty], fresh.code[:, empty], "cell codes")
     np.testing.assert_array_equal(st.cls[:, empty], fresh.cls[:, empty], "cell classes")
-    if scored:
+    if scored and not lean:
         np.testing.assert_array_equal(st.score[:, empty], fresh.score[:, empty], "cell scores")
         np.testing.assert_array_equal(st.score_sum, fresh.score_sum, "score sums")
-    else:
+    elif not scored:
         assert not st.score.any() and not st.score_sum.any(), "an unscored state's scores"
     np.testing.assert_array_equal(st.kind[:, empty], fresh.kind[:, empty], "cell kinds")
     np.testing.assert_array_equal(st.kind_count, fresh.kind_count, "kind counts")
-    np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
-    np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
+    if not lean:
+        np.testing.assert_array_equal(st.pat_count, fresh.pat_count, "pattern counts")
+        np.testing.assert_array_equal(st.near[inner], fresh.near[inner], "neighbour counts")
     assert st.hash[0] == fresh.hash[0], "Zobrist hash"
     assert st.info[I_STONES] == stones and st.info[I_LAST] == fresh.info[I_LAST]
     np.testing.assert_array_equal(st.history[:stones], fresh.history[:stones], "move history")
@@ -177,6 +180,42 @@ def test_random_make_unmake_walk_keeps_the_state_equal_to_a_rebuild(rule, seed):
         assert_matches_rebuild(st, board)
         if step % SCRATCH_EVERY == 0:
             assert_matches_scratch(st, board)
+
+
+@pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
+def test_lean_makes_keep_what_the_threat_searches_read_and_leave_the_rest_as_it_was(rule):
+    """``make_lean`` and ``unmake_lean`` (the threat searches', on top of the tree search's stones): through a random
+    walk of lean stones everything the threat searches read equals a rebuild, while the scores, pattern counts and
+    neighbour counts stay those of the position below; once they are all taken back, the whole state equals it."""
+    rng = random.Random(23 + rule)
+    board = Board(15, rule=rule)
+    st = new_state(board)
+    for _ in range(30):
+        x, y = walk_move(board, rng)
+        color = rng.choice((BLACK, WHITE))
+        make(st, board.index(x, y), color)
+        board.place(x, y, color)
+    below = [array.copy() for array in (st.score, st.score_sum, st.pat_count, st.near)]
+    lean = 0
+    for _ in range(60):
+        if lean and rng.random() < 0.35:
+            move = board.undo()
+            unmake_lean(st, board.index(move.x, move.y))
+            lean -= 1
+        else:
+            x, y = walk_move(board, rng)
+            color = rng.choice((BLACK, WHITE))
+            make_lean(st, board.index(x, y), color)
+            board.place(x, y, color)
+            lean += 1
+        assert_matches_rebuild(st, board, lean=True)
+        for kept, now in zip(below, (st.score, st.score_sum, st.pat_count, st.near)):
+            np.testing.assert_array_equal(now, kept, "upkeep a lean make skips")
+    for _ in range(lean):
+        move = board.undo()
+        unmake_lean(st, board.index(move.x, move.y))
+    assert_matches_rebuild(st, board)
+    assert_matches_scratch(st, board)
 
 
 @pytest.mark.parametrize("rule", list(RULES), ids=RULES.get)
