@@ -47,6 +47,14 @@ def can_compile(dispatcher: Dispatcher) -> bool:
     return bool(dispatcher._can_compile)
 
 
+def _item_pointer(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> ir.Value:
+    """The address of ``array[index]`` for an intrinsic called as (array, index), without a bounds check."""
+    array_type, index_type = signature.args
+    made = context.make_array(array_type)(context, builder, args[0])
+    at = context.cast(builder, args[1], index_type, types.intp)
+    return cgutils.get_item_pointer(context, builder, array_type, made, [at], wraparound=False)
+
+
 @intrinsic
 def shared_read(typingctx: Any, array: types.Array, index: types.Integer) -> Any:
     """``array[index]`` of an integer array (no bounds check, `index` >= 0), read as an atomic load with
@@ -61,11 +69,8 @@ def shared_read(typingctx: Any, array: types.Array, index: types.Integer) -> Any
         return None
 
     def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> ir.Value:
-        array_type, index_type = signature.args
-        made = context.make_array(array_type)(context, builder, args[0])
-        at = context.cast(builder, args[1], index_type, types.intp)
-        pointer = cgutils.get_item_pointer(context, builder, array_type, made, [at], wraparound=False)
-        return builder.load_atomic(pointer, "monotonic", array_type.dtype.bitwidth // 8)
+        pointer = _item_pointer(context, builder, signature, args)
+        return builder.load_atomic(pointer, "monotonic", signature.args[0].dtype.bitwidth // 8)
 
     return array.dtype(array, index), codegen
 
@@ -80,11 +85,7 @@ def prefetch(typingctx: Any, array: types.Array, index: types.Integer) -> Any:
         return None
 
     def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: Any) -> ir.Value:
-        array_type, index_type = signature.args
-        made = context.make_array(array_type)(context, builder, args[0])
-        at = context.cast(builder, args[1], index_type, types.intp)
-        pointer = cgutils.get_item_pointer(context, builder, array_type, made, [at], wraparound=False)
-        byte_pointer = builder.bitcast(pointer, ir.IntType(8).as_pointer())
+        byte_pointer = builder.bitcast(_item_pointer(context, builder, signature, args), ir.IntType(8).as_pointer())
         word = ir.IntType(32)
         hint = ir.FunctionType(ir.VoidType(), [byte_pointer.type, word, word, word])
         function = builder.module.declare_intrinsic("llvm.prefetch", [byte_pointer.type], hint)
