@@ -353,6 +353,7 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int, count
 
 @kernel
 def _make(st: State, idx: int, color: int, counted: bool) -> None:
+    """``make`` (`counted`) or ``make_lean``: one body, so that the two cannot drift apart."""
     _leave_sums(st, idx, counted)
     st.cells[idx] = color
     if color == 1:
@@ -369,6 +370,7 @@ def _make(st: State, idx: int, color: int, counted: bool) -> None:
 
 @kernel
 def _unmake(st: State, idx: int, counted: bool) -> None:
+    """``unmake`` (`counted`) or ``unmake_lean``: ``_make`` taken back."""
     color = st.cells[idx]
     st.hash[0] ^= st.zobrist[color - 1, idx]
     if counted:
