@@ -468,8 +468,9 @@ def search(st: State, tree: Tree, color: int, iterations: int, p: Params, ws: Wo
             key = keys[depth] ^ st.zobrist[c - 1, move]
             if child < 0 or made <= depth or path[depth + 1] != child:  # leaving the moves already made
                 if child < 0 and p.graph != 0:  # its table slot, fetched while the move is made (a big tree: a miss)
-                    prefetch(tree.t_node, key & np.uint64(tree.t_node.shape[0] - 1))
-                    prefetch(tree.t_key, key & np.uint64(tree.t_key.shape[0] - 1))
+                    slot = key & np.uint64(tree.t_key.shape[0] - 1)
+                    prefetch(tree.t_node, slot)
+                    prefetch(tree.t_key, slot)
                 made = _unwind(st, path_moves, made, depth)
                 make(st, move, c)
                 tree.meta[M_MAKES] += 1
