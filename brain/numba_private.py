@@ -6,8 +6,8 @@ class of a compiled function and whether it may still compile (the warm-up finds
 read of a slot that another thread writes which the compiler must make anew every time (the search's stop flag; see
 ``shared_read``), a hint to fetch memory ahead of its read (``prefetch``), and a say in where a function's cache is
 filed (``CacheLocator``, ``add_cache_locator``; see ``brain.jit.BrainCacheLocator``). They are reached here only, and
-``tests/test_numba_private.py`` checks each against the installed numba, so that a numba release that changes one fails there, by name, rather than somewhere in a search. pyproject
-pins numba to the versions tested.
+``tests/test_numba_private.py`` checks each against the installed numba, so that a numba release that changes one
+fails there, by name, rather than somewhere in a search. pyproject pins numba to the versions tested.
 """
 
 from __future__ import annotations
