@@ -111,5 +111,17 @@ def kernel(function):
     return njit_without_refcounts(function, cache=True, nogil=True)
 
 
-__all__ = ["njit", "kernel", "array", "types", "typeof", "Dispatcher", "prefetch", "shared_read", "BRAIN_CACHE_DIR",
+def inline_kernel(function):
+    """A ``kernel`` that numba copies into each function that calls it (``inline="always"``, at numba's IR level)
+    instead of calling it: for a helper that takes the whole State (or Workspace) and runs in a hot loop.
+
+    numba passes a tuple of arrays by value, each array as its full descriptor (pointer, sizes and strides): a call
+    with a State pushes about 200 machine words, and LLVM inlines only small functions. The move generation's
+    defence check ran such calls for each of about 27 candidates a node under threat (``brain.threats._defends``),
+    and they cost more than the checks they made (README, Speed). Each caller compiles its own copy, so this is for
+    helpers called from a few places."""
+    return njit_without_refcounts(function, cache=True, nogil=True, inline="always")
+
+
+__all__ = ["njit", "kernel", "inline_kernel", "array", "types", "typeof", "Dispatcher", "prefetch", "shared_read", "BRAIN_CACHE_DIR",
            "BoolArray", "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

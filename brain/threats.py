@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from monte.brain.jit import Int32Array, Int64Array, kernel
+from monte.brain.jit import Int32Array, Int64Array, inline_kernel, kernel
 from monte.brain.limits import charge
 from monte.brain.patterns import (
     CLASS_COUNT, C_FIVE, C_FORBIDDEN, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_THREE_THREE, P_FOUR, P_FOUR_OPEN, P_THREE,
@@ -173,7 +173,7 @@ def _is_threat_class(c: int) -> int:
     return 1 if c == C_OPEN_FOUR or c == C_FOUR_THREE else 0
 
 
-@kernel
+@inline_kernel
 def threat_count_after_block(st: State, idx: int, op: int) -> int:
     """threat_count(st, op) after a stone of op's opponent on the empty cell idx, without making it.
 
@@ -196,7 +196,7 @@ def threat_count_after_block(st: State, idx: int, op: int) -> int:
     return n
 
 
-@kernel
+@inline_kernel
 def defence_candidates(st: State, t: int, color: int, out: np.ndarray) -> int:
     """The cells that may take the winning threat point t from the opponent: t and the empty cells within a window of
     it on its four lines, those `color` may play; returns how many went to out. A stone changes a point's class only
@@ -278,7 +278,7 @@ def _near_block_line(st: State, idx: int, me: int, ws: Workspace, count: int) ->
     return False
 
 
-@kernel
+@inline_kernel
 def _defends(st: State, idx: int, op: int, color: int, ws: Workspace, count: int, answered: bool,
              threat_points: int) -> bool:
     """Whether color's stone on idx leaves side op no winning threat that color cannot answer in time. Most defences
@@ -325,7 +325,7 @@ def _block_line_cells(st: State, t: int, me: int, color: int, ws: Workspace, cou
     return n
 
 
-@kernel
+@inline_kernel
 def _mark_reach(st: State, t: int, op: int, sign: int, ws: Workspace) -> None:
     """Add `sign` to ``ws.reach`` of side op's threat point t and of every empty cell within a window of it on its
     four lines where a stone of op's opponent would take t's threat class away: t's pattern on that line looked up
@@ -345,7 +345,7 @@ def _mark_reach(st: State, t: int, op: int, sign: int, ws: Workspace) -> None:
                 ws.reach[q] += sign
 
 
-@kernel
+@inline_kernel
 def _mark_threat_points(st: State, op: int, ws: Workspace) -> int:
     """``_mark_reach`` side op's winning threat points (open-four and four-three points; the first
     ``ws.points.shape[0]`` of them, kept there); how many were marked. ``_unmark_threat_points`` takes the marks
@@ -363,7 +363,7 @@ def _mark_threat_points(st: State, op: int, ws: Workspace) -> int:
     return found
 
 
-@kernel
+@inline_kernel
 def _unmark_threat_points(st: State, op: int, ws: Workspace, count: int) -> None:
     """Take back the marks of ``_mark_threat_points`` (the position must be the one they were made in)."""
     for i in range(count):
