@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from monte.brain.board import Board
-from monte.brain.jit import kernel
+from monte.brain.jit import inline_kernel, kernel
 from monte.brain.patterns import (
     C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, CLASS_COUNT, COMBO_WEIGHT, FORK_COUNT, KIND_COUNT, PATTERN_COUNT,
     TABLE_SIZE, WINDOW_HALF, cell_tables, edge_code, window,
@@ -351,9 +351,11 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int, count
             _set_pattern(st, 1, q, du, st.tables[1, kw], counted)
 
 
-@kernel
+@inline_kernel
 def _make(st: State, idx: int, color: int, counted: bool) -> None:
-    """``make`` (`counted`) or ``make_lean``: one body, so that the two cannot drift apart."""
+    """``make`` (`counted`) or ``make_lean``: one body, so that the two cannot drift apart. It and ``_unmake`` are
+    compiled into their wrappers, and ``make`` and ``unmake`` into their callers (``brain.jit.inline_kernel``): a
+    call that passes the State costs about a fifth of a make, and the search makes 2.7 moves an iteration."""
     _leave_sums(st, idx, counted)
     st.cells[idx] = color
     if color == 1:
@@ -368,7 +370,7 @@ def _make(st: State, idx: int, color: int, counted: bool) -> None:
     st.info[I_LAST] = idx
 
 
-@kernel
+@inline_kernel
 def _unmake(st: State, idx: int, counted: bool) -> None:
     """``unmake`` (`counted`) or ``unmake_lean``: ``_make`` taken back."""
     color = st.cells[idx]
@@ -392,13 +394,13 @@ def _unmake(st: State, idx: int, counted: bool) -> None:
     st.info[I_LAST] = st.history[n - 1] if n > 0 else -1
 
 
-@kernel
+@inline_kernel
 def make(st: State, idx: int, color: int) -> None:
     """Put a `color` stone on the empty cell idx."""
     _make(st, idx, color, True)
 
 
-@kernel
+@inline_kernel
 def unmake(st: State, idx: int) -> None:
     """Take the last stone (on idx) back."""
     _unmake(st, idx, True)
