@@ -479,11 +479,16 @@ def generate_moves(st: State, color: int, out: np.ndarray, values: np.ndarray, l
             return _keep_best(out, values, n, limit)
         # nothing defends: fall through to the ordinary moves (the node is probably lost)
         defenceless = True
-    # 5. ordinary: every empty cell near the stones, best first
+    # 5. ordinary: every empty cell near the stones, best first. They are listed first without a branch: which of
+    # the board's cells qualify follows no pattern a branch predictor could learn
+    cand = ws.cand
+    k = 0
     for i in range(st.interior.shape[0]):
         idx = st.interior[i]
-        if st.cells[idx] != EMPTY or st.near[idx] == 0:
-            continue
+        cand[k] = idx
+        k += (st.cells[idx] == EMPTY) & (st.near[idx] != 0)
+    for i in range(k):
+        idx = cand[i]
         if st.cls[me, idx] == C_FORBIDDEN and is_renju_black(st, color):
             continue
         if n < out.shape[0]:
