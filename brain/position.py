@@ -433,7 +433,7 @@ def block_cell(st: State, idx: int) -> None:
     _update_lines(st, idx, 2, 2, True)
 
 
-@kernel
+@inline_kernel
 def five_points_near(st: State, idx: int, side: int, out: np.ndarray, dirs: int) -> int:
     """The cells on idx's lines (within 5) where `side` would make five; written to `out`, count returned.
 

@@ -627,7 +627,7 @@ def _file_four(st: State, idx: int, me: int, out: np.ndarray, n: int, tail: int)
     return n, tail - 1
 
 
-@kernel
+@inline_kernel
 def _attacker_moves(st: State, color: int, out: np.ndarray, near: int) -> int:
     """The moves the attacker may try at a VCF node: the forced block if the defender has a five point (only when
     that block is itself a four), else the four-making moves, four-threes first; 0 means none.
@@ -681,7 +681,7 @@ def four_lines(st: State, idx: int, side: int) -> int:
     return dirs
 
 
-@kernel
+@inline_kernel
 def _back_up(st: State, tried: np.ndarray, block: np.ndarray, level: int) -> int:
     """Take back the four and its block that led from the level below to `level`; return the level below."""
     level -= 1
