@@ -255,19 +255,21 @@ def _select(tree: Tree, node: int, p: Params, prev: int) -> int:
     kept = -1
     kept_score = 0.0
     for e in range(h + 1, h + 1 + tree.e_move[h]):
-        c = tree.e_child[e]
+        at = np.uint64(e)  # unsigned indices: numba wraps signed ones around, a test and a fix-up per read
+        c = tree.e_child[at]
         v = 0
         q = fpu
         if c >= 0:
-            pr = tree.proven[c]
+            child = np.uint64(c)
+            pr = tree.proven[child]
             if pr == -1:
                 return e
             if pr == 1:
                 continue
-            v = tree.visits[c]
+            v = tree.visits[child]
             if v > 0:
-                q = tree.wsum[c] / v
-        u = c_puct * tree.e_prior[e] * sqrt_n / (1 + v)
+                q = tree.wsum[child] / v
+        u = c_puct * tree.e_prior[at] * sqrt_n / (1 + v)
         s = q + u
         if c == prev:
             kept = e
