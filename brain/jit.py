@@ -118,8 +118,9 @@ def inline_kernel(function):
     numba passes a tuple of arrays by value, each array as its full descriptor (pointer, sizes and strides): a call
     with a State pushes about 200 machine words, and LLVM inlines only small functions. The move generation's
     defence check ran such calls for each of about 27 candidates a node under threat (``brain.threats._defends``),
-    and they cost more than the checks they made (README, Speed). Each caller compiles its own copy, so this is for
-    helpers called from a few places."""
+    and they cost more than the checks they made (README, Speed). Each caller compiles its own copy, which numba
+    types anew: for hot helpers only (with the move generation's, the VCF's and the makes' inlined, the brain's cold
+    compile took the same 96 s)."""
     return njit_without_refcounts(function, cache=True, nogil=True, inline="always")
 
 
