@@ -124,5 +124,5 @@ def inline_kernel(function):
     return njit_without_refcounts(function, cache=True, nogil=True, inline="always")
 
 
-__all__ = ["njit", "kernel", "inline_kernel", "array", "types", "typeof", "Dispatcher", "prefetch", "shared_read", "BRAIN_CACHE_DIR",
-           "BoolArray", "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]
+__all__ = ["njit", "kernel", "inline_kernel", "array", "types", "typeof", "Dispatcher", "prefetch", "shared_read",
+           "BRAIN_CACHE_DIR", "BoolArray", "Int8Array", "UInt8Array", "Int32Array", "Int64Array", "Float32Array"]

@@ -355,7 +355,8 @@ def _update_lines(st: State, idx: int, delta_black: int, delta_white: int, count
 def _make(st: State, idx: int, color: int, counted: bool) -> None:
     """``make`` (`counted`) or ``make_lean``: one body, so that the two cannot drift apart. It and ``_unmake`` are
     compiled into their wrappers, and ``make`` and ``unmake`` into their callers (``brain.jit.inline_kernel``): a
-    call that passes the State costs about a fifth of a make, and the search makes 2.7 moves an iteration."""
+    call that passes the State pushes about 200 machine words, and the search makes 2.7 moves an iteration (inlined,
+    the search took 0.97x-1.00x the CPU; README, Speed)."""
     _leave_sums(st, idx, counted)
     st.cells[idx] = color
     if color == 1:

@@ -568,11 +568,11 @@ def _keep_best(out: np.ndarray, values: np.ndarray, n: int, limit: int, scratch:
     """Keep the `limit` best of the n moves, at the front in descending value (ties in their first order); `scratch`
     holds at least max(n, 2 x limit) values.
 
-    The move generation's values follow no order a branch predictor could learn, so this takes few branches that
-    depend on them (an insertion into the kept list, one per kept move, cost twice as much on the 15x15 middle game's
-    80 candidates): the limit-th best value by a quickselect, the moves above it and the first ones equal to it kept
-    in their order, then each kept move put in its place, counted as the moves worth more and the earlier ones worth
-    as much."""
+    The move generation's values follow no order a branch predictor could learn, so this takes few branches that depend
+    on them (an insertion into the kept list, a mispredicted branch or two per kept move, took twice as long on 80
+    random values with ties): the limit-th best value by a quickselect, the moves above it and the first ones equal to
+    it kept in their order, then each kept move put in its place, counted as the moves worth more and the earlier ones
+    worth as much."""
     keep = min(n, limit)
     if keep <= 0:
         return 0

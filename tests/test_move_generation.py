@@ -34,6 +34,13 @@ def test_keep_best_keeps_the_limit_best_in_descending_order_ties_in_first_order(
     assert [float(v) for v in values[:kept]] == want_values
 
 
+def test_keep_best_of_equal_values_keeps_the_first_ones_in_their_order():
+    moves = np.arange(50, dtype=np.int32)
+    values = np.full(50, 0.5)
+    assert _keep_best(moves, values, 50, 10, np.zeros(50)) == 10
+    assert list(moves[:10]) == list(range(10)) and list(values[:10]) == [0.5] * 10
+
+
 def test_keep_best_with_a_limit_of_zero_keeps_nothing_and_moves_nothing():
     moves = np.array([5, 6, 7], dtype=np.int32)
     values = np.array([1.0, 3.0, 2.0])
