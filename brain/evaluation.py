@@ -16,17 +16,26 @@ game's result says little about most of its positions. The weights in ``brain/va
 rate (``monte label-positions``, ``lab/value_labels.py``); none comes from a game of a held-out opening. Against the
 weighted sum, at equal nodes, it won the games said in README ("The value network").
 
+Renju has a network of its own (``brain/value_weights_renju.py``, ``monte fit-eval --renju``): black's forbidden
+points change what the same counts are worth -- a black four-three may need a forbidden point, white may win by
+forcing black onto one -- and the freestyle network, fitted to freestyle positions alone, rated renju's black too
+high. Every other rule uses the freestyle network (its patterns follow each rule).
+
 ``--set eval_model=0`` gives the hand-set evaluation back.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
+from monte.brain import value_weights as freestyle_weights
+from monte.brain import value_weights_renju as renju_weights
 from monte.brain.jit import kernel
 from monte.brain.patterns import C_FIVE, C_WEAK, F_OPEN_THREE_TWO, F_THREE_TWO, P_FIVE, P_TWO_C
-from monte.brain.position import I_STONES, SCRATCH, State, class_count, fork_count
-from monte.brain.value_weights import B1, B2, HIDDEN, W1, W2
+from monte.brain.position import I_RULE, I_STONES, SCRATCH, State, class_count, fork_count
+from monte.brain.rules import RULE_RENJU
 
 PATTERN_INPUTS = P_FIVE - P_TWO_C + 1
 CLASS_INPUTS = C_FIVE - C_WEAK + 1
@@ -36,9 +45,19 @@ FEATURES_PER_SIDE = PATTERN_INPUTS + CLASS_INPUTS + 2
 LOG_TABLE = np.log1p(np.arange(4 * 32 * 32 + 1.0))
 """log(1 + n) for every count the network reads on boards up to 32x32 (4 directions of 1,024 cells at most)."""
 NETWORK_INPUTS = 2 * FEATURES_PER_SIDE + 1
-if W1.shape != (NETWORK_INPUTS, HIDDEN) or HIDDEN > SCRATCH:
-    raise ImportError(f"brain/value_weights.py holds a {W1.shape} network; this code reads {NETWORK_INPUTS} inputs "
-                      f"and has room for {SCRATCH} hidden units: refit it with monte fit-eval")
+for _weights in (freestyle_weights, renju_weights):
+    if _weights.W1.shape != (NETWORK_INPUTS, _weights.HIDDEN) or _weights.HIDDEN > SCRATCH:
+        raise ImportError(f"{_weights.__name__} holds a {_weights.W1.shape} network; this code reads "
+                          f"{NETWORK_INPUTS} inputs and has room for {SCRATCH} hidden units: refit it with "
+                          "monte fit-eval")
+W1, B1, W2, B2 = freestyle_weights.W1, freestyle_weights.B1, freestyle_weights.W2, freestyle_weights.B2
+RENJU_W1, RENJU_B1, RENJU_W2, RENJU_B2 = renju_weights.W1, renju_weights.B1, renju_weights.W2, renju_weights.B2
+"""The two networks' weights as module globals: numba compiles them into the kernels as constants."""
+
+
+def network_weights(rule: int) -> ModuleType:
+    """The weights module of the network that positions under `rule` are judged by."""
+    return renju_weights if rule & RULE_RENJU else freestyle_weights
 
 
 @kernel
@@ -71,18 +90,27 @@ def network_inputs(st: State, me: int) -> np.ndarray:
 
 @kernel
 def network_logit(st: State, me: int) -> float:
-    """The value network's logit that side `me` (to move) wins: one hidden layer (ReLU) over log(1 + count) inputs,
-    summed in the state's scratch row (the kernels allocate nothing)."""
+    """The value network's logit that side `me` (to move) wins, by the network of the position's rule."""
+    if st.info[I_RULE] & RULE_RENJU:
+        return _logit(st, me, RENJU_W1, RENJU_B1, RENJU_W2, RENJU_B2)
+    return _logit(st, me, W1, B1, W2, B2)
+
+
+@kernel
+def _logit(st: State, me: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float) -> float:
+    """One hidden layer (ReLU) over the log(1 + count) inputs, summed in the state's scratch row (the kernels
+    allocate nothing)."""
     hidden = st.scratch
-    for j in range(HIDDEN):
-        hidden[j] = B1[j]
+    units = b1.shape[0]
+    for j in range(units):
+        hidden[j] = b1[j]
     for i in range(NETWORK_INPUTS):
         v = _network_input(st, me, i)
         if v != 0.0:
-            for j in range(HIDDEN):
-                hidden[j] += W1[i, j] * v
-    x = B2
-    for j in range(HIDDEN):
+            for j in range(units):
+                hidden[j] += w1[i, j] * v
+    x = b2
+    for j in range(units):
         if hidden[j] > 0.0:
-            x += W2[j] * hidden[j]
+            x += w2[j] * hidden[j]
     return x

@@ -27,9 +27,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="game positions before this ply are not used (default 4: the opening's stones)")
     parser.add_argument("--hidden", type=int, default=32, help="hidden units (default 32, at most 64)")
     parser.add_argument("--steps", type=int, default=4000, help="optimiser steps (default 4000)")
+    parser.add_argument("--renju", action="store_true",
+                        help="fit renju's network: learn from the renju positions alone, judged beside the shipped "
+                             "renju weights (brain/value_weights_renju.py); without it, the freestyle network, "
+                             "which every other rule uses (brain/value_weights.py)")
     parser.add_argument("--write", metavar="FILE",
                         help="refit on every example and write the network as a value_weights.py module to FILE "
-                             "(brain/value_weights.py ships it)")
+                             "(brain/value_weights.py ships freestyle's, brain/value_weights_renju.py renju's)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--hidden must be between 1 and {SCRATCH}, not {args.hidden}")
     if not args.games and not args.labels:
         raise UsageError("nothing to learn from: give games.jsonl files, --labels files, or both")
-    from monte.brain import value_weights
+    from monte.brain.evaluation import network_weights
+    from monte.brain.rules import RULE_FREESTYLE, RULE_RENJU
     from monte.lab import fit_value
     from monte.lab.value_labels import read_labels
     from monte.tournaments.records import read_jsonl
@@ -56,13 +61,19 @@ def run(args: argparse.Namespace) -> int:
         labels = [label for path in args.labels for label in read_labels(path)]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.renju:
+        labels = [label for label in labels if label.rule & RULE_RENJU]
+        records = [record for record in records if record.rule & RULE_RENJU]
     parts = [fit_value.from_labels(labels), fit_value.from_games(records, args.skip_plies)]
     examples = fit_value.joined(parts)
     if examples.size == 0:
+        if args.renju:
+            raise UsageError("no renju position to learn from: --renju learns from the renju games and labels alone")
         raise UsageError("no position to learn from: the games given did not end on the board, and no label was given")
     train, held = fit_value.held_out_split(examples, args.holdout, args.seed)
     net = fit_value.fit(train, args.hidden, args.steps)
-    shipped = fit_value.Network(value_weights.W1, value_weights.B1, value_weights.W2, value_weights.B2)
+    weights = network_weights(RULE_RENJU if args.renju else RULE_FREESTYLE)
+    shipped = fit_value.Network(weights.W1, weights.B1, weights.W2, weights.B2)
     lines = [f"{parts[0].size} labelled positions, {parts[1].size} positions of {len(records)} games "
              f"({train.size} fitted, {held.size} held out)"]
     if held.size:
@@ -75,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.write:
         final = fit_value.fit(examples, args.hidden, args.steps)
         sources = ", ".join(Path(p).name for p in [*args.labels, *args.games])
-        summary = [f"Fitted to {sources}: {examples.size} positions; {args.hidden} hidden units, {args.steps} steps.",
-                   "", *lines]
+        summary = [f"{'Renju: ' if args.renju else ''}fitted to {sources}: {examples.size} positions; {args.hidden} "
+                   f"hidden units, {args.steps} steps.", "", *lines]
         Path(args.write).write_text(fit_value.weights_module(final, summary), encoding="utf-8")
         print(f"wrote {args.write}", file=sys.stderr)
     return 0

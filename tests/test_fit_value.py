@@ -101,3 +101,24 @@ def test_fit_eval_judges_the_fit_and_writes_a_module_that_loads(tmp_path, capsys
     labels.write_text("not json\n")
     assert cli.main(["fit-eval", "--labels", str(labels)]) == cli.EXIT_USAGE
     assert "labels.jsonl:1: not a labelled position" in capsys.readouterr().err
+
+
+def test_renju_has_a_network_of_its_own_and_fit_eval_renju_learns_from_renju_positions_alone(tmp_path, capsys):
+    from monte.brain import value_weights_renju
+    from monte.brain.evaluation import network_weights
+    from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
+
+    assert network_weights(RULE_RENJU) is value_weights_renju
+    assert all(network_weights(rule) is value_weights for rule in (RULE_FREESTYLE, RULE_EXACT_FIVE, RULE_CARO))
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(Label(15, 15, rule, tuple(BLACK_WINS[:n]), 20 * n, 0, 100, (7, 7)).line() + "\n"
+                              for rule in (RULE_FREESTYLE, RULE_RENJU) for n in range(2, 7)))
+    assert cli.main(["fit-eval", "--labels", str(labels), "--renju", "--holdout", "0", "--hidden", "4",
+                     "--steps", "20"]) == 0
+    assert "5 labelled positions, 0 positions of 0 games" in capsys.readouterr().out  # the freestyle five left out
+    assert cli.main(["fit-eval", "--labels", str(labels), "--holdout", "0", "--hidden", "4", "--steps", "20"]) == 0
+    assert "10 labelled positions" in capsys.readouterr().out
+    labels.write_text("".join(Label(15, 15, RULE_FREESTYLE, tuple(BLACK_WINS[:n]), 0, 0, 100, (7, 7)).line() + "\n"
+                              for n in range(2, 7)))
+    assert cli.main(["fit-eval", "--labels", str(labels), "--renju"]) == cli.EXIT_USAGE
+    assert "no renju position to learn from" in capsys.readouterr().err

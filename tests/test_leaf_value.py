@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 
 from monte.brain.board import BLACK, MOVE_OK, WHITE, Board
-from monte.brain import value_weights as vw
-from monte.brain.evaluation import network_inputs, network_logit
+from monte.brain.evaluation import network_inputs, network_logit, network_weights
 from monte.brain.mcts import evaluate
 from monte.brain.position import State, make, new_state, unmake
 from monte.brain.rules import RULE_CARO, RULE_EXACT_FIVE, RULE_FREESTYLE, RULE_RENJU
@@ -35,6 +34,7 @@ def assert_leaf_values_match_a_rebuild(st: State, board: Board) -> None:
         me = color - 1
         logit = network_logit(st, me)
         assert logit == pytest.approx(network_logit(fresh, me), abs=1e-9)
+        vw = network_weights(board.rule)  # renju's own network, the freestyle one for every other rule
         hidden = np.maximum(network_inputs(fresh, me) @ vw.W1 + vw.B1, 0.0)
         assert logit == pytest.approx(float(hidden @ vw.W2 + vw.B2), abs=1e-9)
         for params in (LEARNED, HAND_SET):
