@@ -61,9 +61,10 @@ def run(args: argparse.Namespace) -> int:
         labels = [label for path in args.labels for label in read_labels(path)]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.renju:
-        labels = [label for label in labels if label.rule & RULE_RENJU]
-        records = [record for record in records if record.rule & RULE_RENJU]
+    weights = network_weights(RULE_RENJU if args.renju else RULE_FREESTYLE)
+    if args.renju:  # the positions that network judges, as the search picks it
+        labels = [label for label in labels if network_weights(label.rule) is weights]
+        records = [record for record in records if network_weights(record.rule) is weights]
     parts = [fit_value.from_labels(labels), fit_value.from_games(records, args.skip_plies)]
     examples = fit_value.joined(parts)
     if examples.size == 0:
@@ -72,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no position to learn from: the games given did not end on the board, and no label was given")
     train, held = fit_value.held_out_split(examples, args.holdout, args.seed)
     net = fit_value.fit(train, args.hidden, args.steps)
-    weights = network_weights(RULE_RENJU if args.renju else RULE_FREESTYLE)
     shipped = fit_value.Network(weights.W1, weights.B1, weights.W2, weights.B2)
     lines = [f"{parts[0].size} labelled positions, {parts[1].size} positions of {len(records)} games "
              f"({train.size} fitted, {held.size} held out)"]
