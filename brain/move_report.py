@@ -14,7 +14,7 @@ import numpy as np
 from monte.brain.board import Board
 from monte.brain.mcts import best_child
 from monte.brain.player import MoveChoice, SearchInfo
-from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, fill, move_to
+from monte.brain.tree import M_MAXDEPTH, M_ROOT, Tree, children_by_move, fill, move_to
 
 MAX_PV_PLIES = 30             # the longest principal variation reported
 
@@ -33,11 +33,15 @@ def report(board: Board, tree: Tree, started: float, iterations: int, move: int,
 def search_info(board: Board, tree: Tree, started: float, iterations: int, move: tuple[int, int], note: str = "",
                 line: list[tuple[int, int]] | None = None, mate: int = 0) -> SearchInfo:
     """What the search has found for `move`: its main line (or the proof's `line`), depth and win rate; `mate`
-    plies to a proven win (> 0) or loss (< 0), else what the tree has proven."""
+    plies to a proven win (> 0) or loss (< 0), else what the tree has proven. The main line and the win rate are
+    `move`'s own when the search went into it (``brain.root_choice`` may play another than the most visited)."""
     root = int(tree.meta[M_ROOT])
+    child = children_by_move(tree, root).get(board.index(*move), -1)
     main_line = principal_variation(board, tree, root)
+    if main_line[:1] != [move] and child >= 0 and tree.visits[child] > 0:
+        main_line = [move, *principal_variation(board, tree, child, MAX_PV_PLIES - 1)]
     pv = line or (main_line if main_line[:1] == [move] else [move])
-    rate = winrate(tree, root)
+    rate = winrate(tree, root, child)
     if mate == 0 and tree.proven[root] != 0:
         mate = len(pv) if tree.proven[root] > 0 else -len(pv)
     if mate != 0:
@@ -56,11 +60,13 @@ def progress_info(board: Board, tree: Tree, started: float, iterations: int) -> 
     return search_info(board, tree, started, iterations, board.coords(move_to(tree, root, child)), "searching")
 
 
-def winrate(tree: Tree, root: int) -> float:
-    """The root's win rate for the side to move: 1 or 0 when proven, else the favourite's mean value."""
+def winrate(tree: Tree, root: int, child: int = -1) -> float:
+    """The root's win rate for the side to move: 1 or 0 when proven, else the mean value of `child` (a root child
+    the search went into; -1: the favourite)."""
     if tree.proven[root] != 0:
         return 1.0 if tree.proven[root] > 0 else 0.0
-    child = int(best_child(tree, root))
+    if child < 0 or tree.visits[child] == 0:
+        child = int(best_child(tree, root))
     if child < 0 or tree.visits[child] == 0:
         return 0.5
     return float(0.5 + 0.5 * tree.wsum[child] / tree.visits[child])

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from monte.brain.limits import SearchLimits
-from monte.brain.mcts import best_child
 from monte.brain.position import State, make, unmake
 from monte.brain.quiet_threats import QuietBudget, QuietThreats
+from monte.brain.root_choice import root_choice
 from monte.brain.settings import Options
 from monte.brain.slices import RESERVE_MIN_SECONDS
 from monte.brain.threat_search import ThreatSearch, pv_plies
@@ -129,11 +129,11 @@ class RootFilter:
 
     def checked_choice(self, st: State, tree: Tree, color: int, threatened: bool, loss_plies: dict[int, int],
                        limits: SearchLimits) -> int:
-        """The best root child after the opponent's VCT has had its say: when the opponent threatens one, a move
-        after which it wins by threats is marked lost and the next best takes its place (a few times, each check
-        sized to the time left before the hard deadline)."""
+        """The root child to play (``brain.root_choice``) after the opponent's VCT has had its say: when the
+        opponent threatens one, a move after which it wins by threats is marked lost and the next choice takes its
+        place (a few times, each check sized to the time left before the hard deadline)."""
         root = int(tree.meta[M_ROOT])
-        child = int(best_child(tree, root))
+        child = root_choice(tree, root, self.options)
         if not threatened:
             return child
         moves = root_moves(tree)
@@ -146,5 +146,5 @@ class RootFilter:
                 break
             tree.proven[child] = 1
             loss_plies[child] = plies
-            child = int(best_child(tree, root))
+            child = root_choice(tree, root, self.options)
         return child

@@ -59,6 +59,8 @@ class Options:
     clear_visit_ratio: float = 1.8  # at the soft deadline the search stops if its favourite has this many times
     clear_value_slack: float = 0.03  # the runner-up's visits and a value no worse than the runner-up's less this
     checked_choices: int = 4       # how many chosen moves may be replaced after the opponent's VCT refutes them
+    choice_share: float = 0.25     # a root move with this share of the favourite's visits is played instead when
+    choice_z: float = 3.0          # ...its mean value less this / sqrt(visits) is higher (brain.root_choice; 0: off)
     quiet_share: float = 0.0       # ...the quiet-threat checks: a quiet move then a VCT, ours and the opponent's;
                                    # off: continuing a game they claimed false wins (+M11, then +M2) and lost to greedy
     quiet_attack: float = 0.3      # ...of which our own quiet win may use this part (0 quiet_share: both off)
@@ -101,7 +103,8 @@ BOUNDS: dict[str, Bound] = {
     "sticky": Bound(0.0),
     "root_children": SOME, "root_vcf_nodes": COUNT, "root_vct_plies": COUNT, "vct_max_nodes": COUNT,
     "vct_share": SHARE, "threat_share": SHARE, "filter_share": SHARE, "clear_visit_ratio": Bound(0.0),
-    "clear_value_slack": Bound(0.0, 2.0), "checked_choices": COUNT, "quiet_share": SHARE, "quiet_attack": SHARE,
+    "clear_value_slack": Bound(0.0, 2.0), "checked_choices": COUNT, "choice_share": SHARE,
+    "choice_z": Bound(0.0), "quiet_share": SHARE, "quiet_attack": SHARE,
     "quiet_after": SHARE, "quiet_moves": COUNT,
 }
 """Every setting's admissible values. Outside them the search does not fail loudly: a zero temperature divides by

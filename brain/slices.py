@@ -16,6 +16,7 @@ import numpy as np
 from monte.brain.limits import SearchLimits
 from monte.brain.mcts import search
 from monte.brain.position import State
+from monte.brain.root_choice import root_choice
 from monte.brain.settings import Options, Params
 from monte.brain.threats import Workspace
 from monte.brain.timecontrol import LeaderWatch, MoveBudget, leader_safe, stop_after
@@ -43,8 +44,9 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
     ``brain.timecontrol.stop_after`` gives after each slice -- the soft deadline for a clear, steady favourite, more
     when it is not clear, keeps changing (`watch`, kept by the caller across runs of one move), its value falls or
     the opponent threatens (`threatened`) -- or as soon as the favourite can no longer be overtaken by then
-    (``leader_safe``). Otherwise the time left is worth more to the search -- its tree is kept for the next move --
-    than to nobody. Every PROGRESS_SECONDS of a long search, `progress` is told the iterations so far. `until` (on
+    (``leader_safe``) and is the move ``brain.root_choice`` would play. Otherwise the time left is worth more to
+    the search -- its tree is kept for the next move -- than to nobody. Every PROGRESS_SECONDS of a long search,
+    `progress` is told the iterations so far. `until` (on
     the move's clock) ends this run earlier, for a check between two runs. Returns the iterations run."""
     next_report = time.monotonic() + PROGRESS_SECONDS
     root = int(tree.meta[M_ROOT])
@@ -84,7 +86,8 @@ def run_slices(st: State, tree: Tree, color: int, params: Params, options: Optio
                 break
             best_visits = int(tree.visits[best])
             watch.look(best, best_visits, float(tree.wsum[best]) / max(best_visits, 1))
-            if leader_safe(best_visits, int(tree.visits[second]), rate, deadline - limits.now()):
+            if leader_safe(best_visits, int(tree.visits[second]), rate, deadline - limits.now()) \
+                    and root_choice(tree, root, options) == best:
                 break
         if time.monotonic() >= next_report:
             progress(total)
