@@ -7,8 +7,9 @@ whether the opponent, were it to move now, would win by threats (VCT) -- and onl
 promise, the moves after which it still does (a stone of ours never helps the opponent's threats, so when it has no
 VCT now, no move of ours gives it one); then MCTS in slices of a few milliseconds to the end of the move's time (the
 soft deadline only matters when a match clock binds), paused once to drop the favourite moves after which the
-opponent wins by a quiet move and then a VCT (``brain.quiet_threats``); then the move with the most visits unless a proof says
-otherwise, checked last against the opponent's VCT. When every move loses, the one after which the opponent's win is
+opponent wins by a quiet move and then a VCT (``brain.quiet_threats``); then the move with the most visits -- or a
+well-visited one whose value is clearly better (``brain.root_choice``) -- unless a proof says otherwise, checked last
+against the opponent's VCT. When every move loses, the one after which the opponent's win is
 longest (or not found at all) is played: engines that win positions often miss the win later.
 
 The steps live in modules of their own: the threat searches (``brain.threat_search``), the root filter
