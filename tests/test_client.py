@@ -414,8 +414,11 @@ def test_crash_on_start_is_crash(spawn):
 def test_unasked_garbage_between_requests_forfeits(spawn):
     # The fake reads stdin to its end, so it is still alive whenever the client writes (an input() that returns
     # after the first line let it exit mid-handshake and turned the expected GARBAGE into a CRASH on a busy machine).
+    # It answers START before it prints 'oops': printed before START, both lines could be waiting when the client
+    # sent it, and 'oops' was then caught before START instead of before BEGIN (seen on a busy machine).
     client = spawn([sys.executable, "-c",
-                    "import sys; print('OK', flush=True); print('oops', flush=True); sys.stdin.read()"])
+                    "import sys; sys.stdin.readline(); print('OK', flush=True); print('oops', flush=True); "
+                    "sys.stdin.read()"])
     client.new_game(SETTINGS, WAIT_S)  # reads the OK; 'oops' arrives after it
     give_up = time.monotonic() + WAIT_S
     while client._lines.empty() and time.monotonic() < give_up:  # until the reader has 'oops' (not a fixed nap)
