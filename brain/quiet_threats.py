@@ -93,6 +93,17 @@ class QuietThreats:
                 return QuietWin(q, plies)
         return None
 
+    def opponent_win_after(self, st: State, move: int, color: int, budget: QuietBudget, limits: SearchLimits,
+                           deadline: float) -> int:
+        """The length of the opponent's proved quiet win after `color` plays `move` (plies, `move` included), or 0
+        if ``find`` proves none -- the question the root filter asks of a candidate move."""
+        make(st, move, color)
+        try:
+            win = self.find(st, 3 - color, budget, limits, deadline)
+        finally:
+            unmake(st, move)
+        return win.plies + 1 if win is not None else 0
+
     def _wins_after(self, st: State, attacker: int, q: int, nodes: int, limits: SearchLimits, deadline: float) -> int:
         """The length of the attacker's proved win after its quiet move `q` (0: not proved): a VCT if the defender
         passes, no counter-win of the defender's, and every defence in the proof's zone and every counter-threat

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from monte.brain.limits import SearchLimits
-from monte.brain.position import State, make, unmake
+from monte.brain.position import State
 from monte.brain.quiet_threats import QuietBudget, QuietThreats
 from monte.brain.root_choice import root_choice
 from monte.brain.settings import Options
@@ -117,13 +117,7 @@ class RootFilter:
         order = sorted(root_children(tree), key=lambda c: (-int(tree.visits[c]), -prior[c]))
 
         def refuted_by_quiet(c: int) -> int:
-            move = moves[c]
-            make(st, move, color)
-            try:
-                win = quiet.find(st, 3 - color, budget, limits, budget_end)
-            finally:
-                unmake(st, move)
-            return win.plies + 1 if win is not None else 0
+            return quiet.opponent_win_after(st, moves[c], color, budget, limits, budget_end)
 
         mark_refuted(tree, order, refuted_by_quiet, budget_end, limits, loss_plies)
 

@@ -30,7 +30,7 @@ from monte.brain.board import MOVE_WINS, Board
 from monte.brain.limits import SearchLimits
 from monte.brain.patterns import C_FIVE, C_FOUR, C_THREE
 from monte.brain.player import ThinkLimits
-from monte.brain.position import make, new_state, unmake
+from monte.brain.position import new_state
 from monte.brain.quiet_threats import QuietBudget, QuietThreats
 from monte.brain.settings import Options
 from monte.brain.threat_search import ThreatSearch
@@ -60,17 +60,10 @@ def vct_budget(board: Board, move: tuple[int, int], budgets: Sequence[int] = VCT
 def quiet_win(board: Board, move: tuple[int, int], budget: QuietBudget = QUIET_BUDGET) -> int | None:
     """The length of the opponent's win by a quiet move and then a VCT after `move` (``brain.quiet_threats``, its
     `budget.moves` best quiet moves), or None when none is proved."""
-    color = board.to_move
-    st = new_state(board)
-    idx = board.index(*move)
     with SearchLimits(ThinkLimits.seconds(SEARCH_SECONDS)) as limits:
-        make(st, idx, color)
-        try:
-            win = QuietThreats(ThreatSearch(Options())).find(st, 3 - color, budget, limits,
-                                                              limits.now() + SEARCH_SECONDS)
-        finally:
-            unmake(st, idx)
-    return None if win is None else win.plies + 1
+        plies = QuietThreats(ThreatSearch(Options())).opponent_win_after(
+            new_state(board), board.index(*move), board.to_move, budget, limits, limits.now() + SEARCH_SECONDS)
+    return plies or None
 
 
 def move_kind(board: Board, move: tuple[int, int]) -> str:
