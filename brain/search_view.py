@@ -75,7 +75,7 @@ class Analysis:
     """The deepest path of the MCTS tree."""
     pv: list[tuple[int, int]]
     moves: list[MoveStats]
-    """The top root moves, most visited first (a proven win first of all)."""
+    """The top root moves: the move played first, then proven wins, the most visited, proven losses last."""
     tree: TreeNode | None = None
     """The top of the tree, when asked for (``tree_depth`` > 0)."""
     mate: int = 0
@@ -184,7 +184,9 @@ def _root_moves(board: Board, tree: Tree, root: int, report: SearchInfo, chosen:
         winrate = {PROOF_WIN: 1.0, PROOF_LOSS: 0.0}.get(proof, _winrate(tree, child))
         line = report.pv if proof_by in ("vcf", "vct") else _line(board, tree, index, child)  # the threat win's line
         stats.append(MoveStats(move, int(tree.visits[child]), winrate, prior, proof, proof_by, line))
-    stats.sort(key=lambda s: (s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
+    # the move played first: it is not always the most visited (brain.root_choice), and a reader of the list -- the
+    # terminal's table, the web board's ringed candidate and numbered line -- takes the first row for Monte's move
+    stats.sort(key=lambda s: (s.move != chosen, s.proof != PROOF_WIN, s.proof == PROOF_LOSS, -s.visits, -s.prior))
     return stats
 
 

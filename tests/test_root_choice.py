@@ -58,3 +58,19 @@ def test_the_report_gives_the_played_moves_own_win_rate_and_line():
     info = search_info(board, tree, 0.0, 111168, move)
     assert info.pv[0] == move
     assert abs(info.winrate - 0.46) < 1e-6
+
+
+def test_the_analysis_lists_the_played_move_first():
+    # monte analyze's table, the web board's ringed candidate and its numbered line all read the first row as the
+    # move Monte plays: when root_choice plays the runner-up, the runner-up heads the list, the rest by visits
+    from monte.brain.search_view import _root_moves
+
+    tree, root, kids = root_with([(68216, -0.332), (42952, -0.080), (3625, -0.350)])
+    board = board_of("15x15 middle game")
+    moves = [board.coords(int(m)) for m in child_moves(tree, root)[:3]]
+    info = search_info(board, tree, 0.0, 114793, moves[1])
+    listed = _root_moves(board, tree, root, info, moves[1], set())
+    assert [s.move for s in listed[:3]] == [moves[1], moves[0], moves[2]]
+    assert listed[0].pv[0] == moves[1] and listed[0].visits == 42952
+    listed = _root_moves(board, tree, root, info, moves[0], set())
+    assert [s.move for s in listed[:3]] == moves  # the most visited played: visits alone
