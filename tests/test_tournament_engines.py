@@ -4,10 +4,12 @@ tree) of one clone can play each other; a resume refuses an engine whose code mo
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pexpect
@@ -16,9 +18,8 @@ import pytest
 from tournament_support import FAKE_BRAIN, FAKE_BRAIN_PYPROJECT, config, fake, fake_brain_repo, git
 from monte.tournaments.engines import EngineError, EngineSpec, pin, prepare
 from monte.tournaments.records import Termination
-from monte.tournaments.revisions import (MANIFEST, WORKTREE, RevisionError, environment_folder, install_revision,
-                                         pin_revision,
-                                  revision_archive)
+from monte.tournaments.revisions import (LEFT_OUT, MANIFEST, WORKTREE, RevisionError, environment_folder,
+                                         install_revision, pin_revision, revision_archive)
 from monte.tournaments.runner import RunError, run_tournament
 
 
@@ -72,6 +73,21 @@ def test_a_pinned_revision_installs_from_a_shipped_archive_without_a_clone(repo,
     assert asked == [sha]
     with pytest.raises(EngineError, match="not pinned to a full sha"):
         prepare(EngineSpec("x", ("pbrain-fake",), revision="v1"), cache=tmp_path / "cache", archive=archive)
+
+
+def test_a_revisions_archive_leaves_the_reports_out(repo, tmp_path):
+    """The game records and reports (a hundred MB and more in this project) are not part of an engine: an environment
+    and a cluster worker's archive do without them, and the rest of the tree is there."""
+    (repo / LEFT_OUT).mkdir(parents=True)
+    (repo / LEFT_OUT / "games.jsonl").write_text("{}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a report")
+    sha = git(repo, "rev-parse", "HEAD")
+    names = tarfile.open(fileobj=io.BytesIO(revision_archive(repo, sha))).getnames()
+    assert "fakebrain.py" in names and "pyproject.toml" in names
+    assert not [name for name in names if name.startswith(LEFT_OUT)]
+    env = install_revision(sha, repo=repo, cache=tmp_path / "cache")
+    assert (env / "src" / "fakebrain.py").is_file() and not (env / "src" / LEFT_OUT).exists()
 
 
 def test_a_dependency_this_interpreter_lacks_is_a_clear_error(repo, tmp_path):
