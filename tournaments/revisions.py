@@ -44,6 +44,9 @@ WORKTREE = "WORKTREE"
 """The revision name for the working tree as it is when the run starts."""
 
 MANIFEST = "monte-revision.json"
+LEFT_OUT = "tournaments/reports"
+"""The one folder of a revision its environment does without: the project's game records and reports, which no
+engine reads -- 106 of the 108 MB of a tree at 27e7b78, and growing with every report."""
 WARMUP_TIMEOUT_S = 600
 PROBE_TIMEOUT_S = 120
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
@@ -119,11 +122,6 @@ def install_revision(revision: str, *, repo: Path, cache: Path | None = None,
     (see `install_pinned`)."""
     sha = pin_revision(revision, repo)
     return install_pinned(sha, lambda: revision_archive(repo, sha), cache=cache, note=note)
-
-
-LEFT_OUT = "tournaments/reports"
-"""The one folder of a revision its environment does without: the project's game records and reports, which no
-engine reads -- 106 of the 108 MB of a tree at 27e7b78, and growing with every report."""
 
 
 def revision_archive(repo: Path, sha: str) -> bytes:
