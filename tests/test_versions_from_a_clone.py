@@ -25,16 +25,15 @@ from monte.tournaments.revisions import WORKTREE, dependency_folders, pin_revisi
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def last_brain_commit() -> str:
-    """The short sha of the last commit that changed ``brain/`` (see the module docstring)."""
-    return subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h", "--abbrev=9", "--", "brain"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-
-
 def run(*args: str, cwd: Path | None = None, input: bytes | None = None) -> subprocess.CompletedProcess:
     result = subprocess.run(args, cwd=cwd, input=input, capture_output=True, timeout=900)
     assert result.returncode == 0, f"{' '.join(args)} failed:\n{result.stdout[-2000:]!r}\n{result.stderr[-3000:]!r}"
     return result
+
+
+def last_brain_commit() -> str:
+    """The short sha of the last commit that changed ``brain/`` (see the module docstring)."""
+    return run("git", "-C", str(ROOT), "log", "-1", "--format=%h", "--abbrev=9", "--", "brain").stdout.decode().strip()
 
 
 def test_an_earlier_revision_plays_from_a_normal_install_run_inside_a_clone(tmp_path):
